@@ -1,0 +1,2 @@
+/** Cascade accelsim. */
+package dev.cascade.accelsim;

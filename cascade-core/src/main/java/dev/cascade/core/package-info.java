@@ -1,0 +1,2 @@
+/** Cascade core. */
+package dev.cascade.core;

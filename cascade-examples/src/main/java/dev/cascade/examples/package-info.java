@@ -1,0 +1,2 @@
+/** Cascade examples. */
+package dev.cascade.examples;

@@ -1,0 +1,2 @@
+/** Cascade s3. */
+package dev.cascade.s3;

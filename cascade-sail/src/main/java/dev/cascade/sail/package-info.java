@@ -1,0 +1,2 @@
+/** Cascade sail. */
+package dev.cascade.sail;
