@@ -1,0 +1,35 @@
+package dev.cascade.core;
+
+/** What went wrong, as an HTTP status for the API and an exit code for the CLI. */
+public enum ErrorCode {
+  BAD_REQUEST(400, 2),
+  UNAUTHORIZED(401, 1),
+  FORBIDDEN(403, 1),
+  NOT_FOUND(404, 1),
+  CONFLICT(409, 1),
+  PAYLOAD_TOO_LARGE(413, 2),
+  INVALID(422, 2),
+  UNAVAILABLE(503, 1),
+  INTERNAL(500, 1);
+
+  private final int httpStatus;
+  private final int exitCode;
+
+  ErrorCode(int httpStatus, int exitCode) {
+    this.httpStatus = httpStatus;
+    this.exitCode = exitCode;
+  }
+
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  public int exitCode() {
+    return exitCode;
+  }
+
+  /** The snake_case code used in error bodies ({@code "not_found"}). */
+  public String wireName() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.cascade.core;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One trace simulated on a list of GPU configs, a sim per replica. Its state is derived from its
+ * sims every time it is read ({@link #state()}), never stored.
+ */
+public record Run(
+    String id, String traceId, List<RunEntry> entries, Instant createdAt, List<Sim> sims) {
+
+  public Run {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(traceId, "traceId");
+    Objects.requireNonNull(createdAt, "createdAt");
+    entries = List.copyOf(entries);
+    sims = List.copyOf(sims);
+    if (entries.isEmpty()) {
+      throw new IllegalArgumentException("run " + id + " has no entries");
+    }
+  }
+
+  /** The run's state, derived from its sims' states. */
+  public RunState state() {
+    return RunState.of(sims.stream().map(Sim::state).toList());
+  }
+
+  /** How many sims the entries ask for. */
+  public int simCount() {
+    return entries.stream().mapToInt(RunEntry::count).sum();
+  }
+}

@@ -1,0 +1,20 @@
+package dev.cascade.core;
+
+import java.util.Objects;
+
+/** One line of a run request: a GPU config and how many replicas of it to simulate (1 to 64). */
+public record RunEntry(String gpuConfig, int count) {
+
+  public static final int MAX_COUNT = 64;
+
+  public RunEntry {
+    Objects.requireNonNull(gpuConfig, "gpuConfig");
+    if (gpuConfig.isBlank()) {
+      throw new IllegalArgumentException("gpu_config must name a GPU config; got a blank name");
+    }
+    if (count < 1 || count > MAX_COUNT) {
+      throw new IllegalArgumentException(
+          "count for \"" + gpuConfig + "\" must be 1 to " + MAX_COUNT + "; got " + count);
+    }
+  }
+}

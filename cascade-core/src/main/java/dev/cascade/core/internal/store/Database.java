@@ -1,0 +1,172 @@
+package dev.cascade.core.internal.store;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cascade's SQLite database ({@code cascade.db}): WAL mode, a busy timeout, migrations applied at
+ * open, and one writer. Every write goes through {@link #write}, which serialises writers on one
+ * connection and runs the work in one transaction; reads go through {@link #read} on a connection
+ * of their own, so readers never wait for the writer (WAL).
+ */
+public final class Database implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Database.class);
+  private static final int BUSY_TIMEOUT_MS = 10_000;
+  // Readers are pooled, not per thread: callers may be any number of virtual threads.
+  private static final int READERS = 4;
+
+  /** Work done inside a transaction or a read. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T apply(Connection connection) throws SQLException;
+  }
+
+  private final Path file;
+  private final Connection writer;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final BlockingQueue<Connection> readers;
+  private final List<Connection> allReaders = new ArrayList<>();
+  private volatile boolean closed;
+
+  private Database(Path file) throws SQLException {
+    this.file = file;
+    this.writer = connect(file);
+    this.readers = new ArrayBlockingQueue<>(READERS);
+    for (int i = 0; i < READERS; i++) {
+      Connection reader = connect(file);
+      allReaders.add(reader);
+      readers.add(reader);
+    }
+  }
+
+  /** Opens (creating when absent) the database at {@code file} and applies pending migrations. */
+  public static Database open(Path file, Migrations migrations) {
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Database database = new Database(file);
+      database.write(
+          connection -> {
+            migrations.apply(connection);
+            return null;
+          });
+      return database;
+    } catch (IOException | SQLException e) {
+      throw new CascadeException(
+          ErrorCode.UNAVAILABLE,
+          "cannot open the database \"" + file + "\": " + e.getMessage(),
+          null,
+          e);
+    }
+  }
+
+  /** Opens the database with Cascade's own migrations. */
+  public static Database open(Path file) {
+    return open(file, Migrations.cascade());
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** Runs {@code work} in one transaction on the single writer; rolls back when it throws. */
+  public <T> T write(Work<T> work) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      writer.setAutoCommit(false);
+      try {
+        T result = work.apply(writer);
+        writer.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        writer.rollback();
+        throw e;
+      } finally {
+        writer.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new CascadeException(
+          ErrorCode.INTERNAL, "database write failed: " + e.getMessage(), null, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Runs {@code work} on a pooled read connection; it sees every committed write. */
+  public <T> T read(Work<T> work) {
+    ensureOpen();
+    Connection reader;
+    try {
+      reader = readers.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CascadeException(ErrorCode.UNAVAILABLE, "interrupted waiting to read", null, e);
+    }
+    try {
+      return work.apply(reader);
+    } catch (SQLException e) {
+      throw new CascadeException(
+          ErrorCode.INTERNAL, "database read failed: " + e.getMessage(), null, e);
+    } finally {
+      readers.add(reader);
+    }
+  }
+
+  @Override
+  public void close() {
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (Connection reader : allReaders) {
+        closeQuietly(reader);
+      }
+      closeQuietly(writer);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the database \"" + file + "\" is closed");
+    }
+  }
+
+  private static Connection connect(Path file) throws SQLException {
+    Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
+      statement.execute("PRAGMA journal_mode = WAL");
+      // NORMAL is durable in WAL mode against application crashes; FULL also against power loss.
+      statement.execute("PRAGMA synchronous = FULL");
+      statement.execute("PRAGMA foreign_keys = ON");
+    }
+    return connection;
+  }
+
+  private static void closeQuietly(Connection connection) {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      log.debug("closing a database connection failed", e);
+    }
+  }
+}

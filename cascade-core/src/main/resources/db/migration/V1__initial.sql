@@ -1,0 +1,52 @@
+-- Cascade's first schema. Times are ISO-8601 instants as text (UTC), sortable and readable.
+
+CREATE TABLE traces (
+  id                   TEXT PRIMARY KEY,
+  state                TEXT NOT NULL CHECK (state IN ('uploading', 'processing', 'ready', 'failed')),
+  reason               TEXT,
+  trace_gpu_arch       TEXT NOT NULL,
+  suggested_sim_config TEXT,
+  model_name           TEXT,
+  traced_layers        TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
+  kernel_count         INTEGER NOT NULL DEFAULT 0,
+  kernels              TEXT NOT NULL DEFAULT '[]',  -- JSON array of per-kernel facts
+  size_bytes           INTEGER NOT NULL DEFAULT 0,
+  sample               INTEGER NOT NULL DEFAULT 0,
+  created_at           TEXT NOT NULL,
+  updated_at           TEXT NOT NULL
+);
+
+CREATE TABLE runs (
+  id         TEXT PRIMARY KEY,
+  trace_id   TEXT NOT NULL,
+  entries    TEXT NOT NULL,  -- JSON array of {"gpu_config", "count"}, in request order
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE sims (
+  id                TEXT PRIMARY KEY,
+  run_id            TEXT NOT NULL REFERENCES runs (id),
+  gpu_config        TEXT NOT NULL,
+  replica           INTEGER NOT NULL,
+  state             TEXT NOT NULL CHECK (state IN
+                      ('pending', 'launching', 'running', 'lost', 'succeeded', 'failed', 'cancelled')),
+  launcher_name     TEXT,
+  launcher_ref      TEXT,
+  error             TEXT,
+  exit_code         INTEGER,
+  created_at        TEXT NOT NULL,
+  launched_at       TEXT,
+  last_heartbeat_at TEXT,
+  finished_at       TEXT,
+  UNIQUE (run_id, gpu_config, replica)
+);
+CREATE INDEX sims_by_run ON sims (run_id);
+CREATE INDEX sims_by_state ON sims (state);
+
+CREATE TABLE chunks (
+  sim_id      TEXT NOT NULL REFERENCES sims (id),
+  seq         INTEGER NOT NULL CHECK (seq >= 0),
+  bytes       BLOB NOT NULL,
+  received_at TEXT NOT NULL,
+  PRIMARY KEY (sim_id, seq)
+) WITHOUT ROWID;
