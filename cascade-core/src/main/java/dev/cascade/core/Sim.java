@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One simulator process working through a run's trace on one GPU config. Replicas of the same
- * entry differ only in {@code replica}, numbered from 0.
+ * One simulator process working through a run's trace on one GPU config. Replicas of the same entry
+ * differ only in {@code replica}, numbered from 0.
  *
  * @param launcherRef what the launcher returned (a process id, a sandbox id); null before launch
  * @param error why the sim failed; null unless it did
@@ -47,7 +47,17 @@ public record Sim(
 
   public Sim withState(SimState newState) {
     return new Sim(
-        id, runId, gpuConfig, replica, newState, launcherRef, error, exitCode, createdAt,
-        launchedAt, lastHeartbeatAt, finishedAt);
+        id,
+        runId,
+        gpuConfig,
+        replica,
+        newState,
+        launcherRef,
+        error,
+        exitCode,
+        createdAt,
+        launchedAt,
+        lastHeartbeatAt,
+        finishedAt);
   }
 }

@@ -30,7 +30,9 @@ public enum SimState {
       }
     }
     throw new IllegalArgumentException(
-        "unknown sim state \"" + value + "\"; expected one of pending, launching, running, lost,"
+        "unknown sim state \""
+            + value
+            + "\"; expected one of pending, launching, running, lost,"
             + " succeeded, failed, cancelled");
   }
 }

@@ -1,0 +1,177 @@
+package dev.cascade.accelsim.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * The options of a GPGPU-Sim / Accel-Sim config file ({@code gpgpusim.config}, {@code
+ * trace.config}): one {@code -name value} per line, {@code #} starting a comment. Options are kept
+ * in file order with their line numbers, so errors can name {@code file:line}.
+ */
+public final class GpgpusimConfig {
+
+  /** One occurrence of an option: its value (the rest of the line, trimmed) and where it was. */
+  public record Option(String name, String value, int line) {}
+
+  private final String source;
+  private final Map<String, List<Option>> options;
+
+  private GpgpusimConfig(String source, Map<String, List<Option>> options) {
+    this.source = source;
+    this.options = options;
+  }
+
+  /** Reads a config file. Unknown options are kept; nothing in the file is rejected here. */
+  public static GpgpusimConfig read(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+  }
+
+  /** Parses config text; {@code source} names it in error messages (a path, usually). */
+  public static GpgpusimConfig parse(String text, String source) {
+    Map<String, List<Option>> options = new LinkedHashMap<>();
+    String[] lines = text.split("\r?\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i];
+      int comment = line.indexOf('#');
+      if (comment >= 0) {
+        line = line.substring(0, comment);
+      }
+      line = line.strip();
+      if (!line.startsWith("-") || line.length() == 1) {
+        continue;
+      }
+      int space = indexOfWhitespace(line);
+      String name = space < 0 ? line.substring(1) : line.substring(1, space);
+      String value = space < 0 ? "" : line.substring(space).strip();
+      options.computeIfAbsent(name, n -> new ArrayList<>()).add(new Option(name, value, i + 1));
+    }
+    options.replaceAll((name, list) -> List.copyOf(list));
+    return new GpgpusimConfig(source, Collections.unmodifiableMap(options));
+  }
+
+  /** Where the options came from. */
+  public String source() {
+    return source;
+  }
+
+  /** Every option name set, in the order first seen, without the leading {@code -}. */
+  public Set<String> names() {
+    return options.keySet();
+  }
+
+  /** The first occurrence of an option (name without the leading {@code -}). */
+  public Optional<Option> first(String name) {
+    List<Option> found = options.get(stripDash(name));
+    return found == null ? Optional.empty() : Optional.of(found.getFirst());
+  }
+
+  /** The first value of an option, as written. */
+  public Optional<String> value(String name) {
+    return first(name).map(Option::value);
+  }
+
+  /** Every occurrence of an option, in file order. */
+  public List<Option> all(String name) {
+    return options.getOrDefault(stripDash(name), List.of());
+  }
+
+  /** An integer option; absent when not set, an error naming file:line when not a number. */
+  public OptionalInt intValue(String name) {
+    Optional<Option> option = first(name);
+    if (option.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    String value = option.get().value();
+    try {
+      return OptionalInt.of(Integer.parseInt(value));
+    } catch (NumberFormatException e) {
+      throw formatError(option.get(), "is not a whole number");
+    }
+  }
+
+  /**
+   * The core clock in MHz: the first field of the first {@code -gpgpu_clock_domains} line ({@code
+   * 1980:3960:3960:3106} gives 1980.0). Commented-out lines are not options.
+   */
+  public OptionalDouble coreClockMhz() {
+    Optional<Option> option = first("gpgpu_clock_domains");
+    if (option.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    String first = option.get().value().split(":", 2)[0].strip();
+    try {
+      double mhz = Double.parseDouble(first);
+      if (!(mhz > 0) || Double.isInfinite(mhz)) {
+        throw formatError(option.get(), "has a core clock that is not a positive number");
+      }
+      return OptionalDouble.of(mhz);
+    } catch (NumberFormatException e) {
+      throw formatError(option.get(), "does not start with a core clock in MHz");
+    }
+  }
+
+  /** {@code -gpgpu_compute_capability_major} and {@code _minor}, when both are set. */
+  public Optional<ComputeCapability> computeCapability() {
+    OptionalInt major = intValue("gpgpu_compute_capability_major");
+    OptionalInt minor = intValue("gpgpu_compute_capability_minor");
+    if (major.isEmpty() || minor.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new ComputeCapability(major.getAsInt(), minor.getAsInt()));
+    } catch (IllegalArgumentException e) {
+      throw formatError(first("gpgpu_compute_capability_major").orElseThrow(), e.getMessage());
+    }
+  }
+
+  /** Streaming multiprocessors: {@code -gpgpu_n_clusters} x {@code -gpgpu_n_cores_per_cluster}. */
+  public OptionalInt smCount() {
+    OptionalInt clusters = intValue("gpgpu_n_clusters");
+    if (clusters.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    int coresPerCluster = intValue("gpgpu_n_cores_per_cluster").orElse(1);
+    long sms = (long) clusters.getAsInt() * coresPerCluster;
+    if (sms <= 0 || sms > Integer.MAX_VALUE) {
+      throw formatError(first("gpgpu_n_clusters").orElseThrow(), "gives no SMs (" + sms + ")");
+    }
+    return OptionalInt.of((int) sms);
+  }
+
+  private ConfigFormatException formatError(Option option, String problem) {
+    return new ConfigFormatException(
+        source
+            + ":"
+            + option.line()
+            + ": -"
+            + option.name()
+            + " \""
+            + option.value()
+            + "\" "
+            + problem);
+  }
+
+  private static String stripDash(String name) {
+    return name.startsWith("-") ? name.substring(1) : name;
+  }
+
+  private static int indexOfWhitespace(String line) {
+    for (int i = 0; i < line.length(); i++) {
+      if (Character.isWhitespace(line.charAt(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.cascade.core.internal.catalog;
+
+import dev.cascade.accelsim.config.ComputeCapability;
+import dev.cascade.accelsim.config.ConfigFormatException;
+import dev.cascade.accelsim.config.GpgpusimConfig;
+import dev.cascade.core.GpuConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns one tested-cfgs directory into a {@link GpuConfig}: the architecture from the name, checked
+ * against the compute capability in {@code gpgpusim.config}; the clock and SM count from the file.
+ * Never throws: a directory it cannot read becomes an unusable config with the reason.
+ */
+final class ConfigDirectoryReader {
+
+  // SM90_H100 -> "90", SM7_QV100 -> "7". The digits end at the first non-digit.
+  private static final Pattern NAME_ARCH = Pattern.compile("^SM(\\d{1,2})(?=_|$)");
+
+  private ConfigDirectoryReader() {}
+
+  /**
+   * The architecture a config's name claims: one digit d gives sm_d0, two are taken as they are.
+   */
+  static Optional<String> archFromName(String name) {
+    Matcher matcher = NAME_ARCH.matcher(name);
+    if (!matcher.find()) {
+      return Optional.empty();
+    }
+    String digits = matcher.group(1);
+    return Optional.of("sm_" + (digits.length() == 1 ? digits + "0" : digits));
+  }
+
+  static GpuConfig read(Path directory) {
+    String name = directory.getFileName().toString();
+    Path configFile = directory.resolve("gpgpusim.config");
+    GpgpusimConfig config;
+    try {
+      config = GpgpusimConfig.read(configFile);
+    } catch (NoSuchFileException e) {
+      return GpuConfig.unusable(name, "no gpgpusim.config in " + directory, directory);
+    } catch (IOException | RuntimeException e) {
+      return GpuConfig.unusable(name, "cannot read " + configFile + ": " + describe(e), directory);
+    }
+    try {
+      return fromConfig(name, config, directory);
+    } catch (ConfigFormatException e) {
+      return GpuConfig.unusable(name, e.getMessage(), directory);
+    }
+  }
+
+  private static GpuConfig fromConfig(String name, GpgpusimConfig config, Path directory) {
+    List<String> warnings = new ArrayList<>();
+    Optional<String> nameArch = archFromName(name);
+    Optional<ComputeCapability> capability = config.computeCapability();
+    String arch;
+    if (nameArch.isPresent()) {
+      arch = nameArch.get();
+      if (capability.isPresent() && !capability.get().arch().equals(arch)) {
+        warnings.add(
+            "the name says "
+                + arch
+                + " but gpgpusim.config sets compute capability "
+                + capability.get()
+                + " ("
+                + capability.get().arch()
+                + "); using "
+                + arch
+                + " from the name");
+      }
+    } else if (capability.isPresent()) {
+      arch = capability.get().arch();
+      warnings.add(
+          "the name has no SM<nn>_ prefix; arch "
+              + arch
+              + " comes from gpgpusim.config's compute capability "
+              + capability.get());
+    } else {
+      return GpuConfig.unusable(
+          name,
+          "no architecture: the name has no SM<nn>_ prefix and "
+              + config.source()
+              + " sets no -gpgpu_compute_capability_major/minor",
+          directory);
+    }
+
+    OptionalDouble clock = config.coreClockMhz();
+    if (clock.isEmpty()) {
+      return GpuConfig.unusable(
+          name, config.source() + " sets no -gpgpu_clock_domains, so no core clock", directory);
+    }
+    OptionalInt sms = config.smCount();
+    if (sms.isEmpty()) {
+      return GpuConfig.unusable(
+          name, config.source() + " sets no -gpgpu_n_clusters, so no SM count", directory);
+    }
+    boolean hasTraceConfig = Files.isRegularFile(directory.resolve("trace.config"));
+    if (!hasTraceConfig) {
+      warnings.add("no trace.config: a real accel-sim.out needs one for trace-driven runs");
+    }
+    return new GpuConfig(
+        name,
+        arch,
+        clock.getAsDouble(),
+        sms.getAsInt(),
+        hasTraceConfig,
+        true,
+        null,
+        warnings,
+        directory);
+  }
+
+  private static String describe(Exception e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+}
