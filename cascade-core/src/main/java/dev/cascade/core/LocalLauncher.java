@@ -1,0 +1,140 @@
+package dev.cascade.core;
+
+import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.core.spi.LaunchException;
+import dev.cascade.core.spi.Launcher;
+import dev.cascade.core.spi.SimLaunch;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs each sim as a local process in a process group of its own ({@code setsid}), with stdout and
+ * stderr appended to the launch's output file. The launcher ref is the process id, which is also
+ * the group id. {@link #stop} sends SIGTERM to the group and SIGKILL after a grace period (5 s by
+ * default), so nothing the sim started is left behind, and reaps the process it started itself.
+ */
+public final class LocalLauncher implements Launcher {
+
+  public static final String NAME = "local";
+
+  private final Duration stopGrace;
+  private final Map<Long, Process> started = new ConcurrentHashMap<>();
+
+  /** A launcher that gives sims 5 s to exit after SIGTERM. */
+  public LocalLauncher() {
+    this(Duration.ofSeconds(5));
+  }
+
+  public LocalLauncher(Duration stopGrace) {
+    if (stopGrace.isNegative()) {
+      throw new IllegalArgumentException("stopGrace cannot be negative; got " + stopGrace);
+    }
+    this.stopGrace = stopGrace;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Optional<String> unavailableReason() {
+    return ProcessGroups.unavailableReason();
+  }
+
+  @Override
+  public String launch(SimLaunch launch) throws LaunchException {
+    Optional<String> unavailable = unavailableReason();
+    if (unavailable.isPresent()) {
+      throw new LaunchException("the local launcher cannot run here: " + unavailable.get());
+    }
+    String program = launch.command().getFirst();
+    String path = launch.environment().getOrDefault("PATH", System.getenv("PATH"));
+    if (findExecutable(program, path, launch.workDir()).isEmpty()) {
+      throw new LaunchException(
+          "cannot start sim "
+              + launch.simId()
+              + ": \""
+              + program
+              + "\" is not an executable file"
+              + (program.contains("/") ? "" : " on PATH (" + path + ")")
+              + "; check CASCADE_SIM_CMD");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(ProcessGroups.setsid().orElseThrow().toString());
+    command.addAll(launch.command());
+    try {
+      Files.createDirectories(launch.workDir());
+      Files.createDirectories(launch.output().toAbsolutePath().getParent());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(launch.workDir().toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.output().toFile()))
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      builder.environment().putAll(launch.environment());
+      Process process = builder.start();
+      long pid = process.pid();
+      started.put(pid, process);
+      // The JDK reaps its own child; forget it once it has exited.
+      process.onExit().thenRun(() -> started.remove(pid));
+      return Long.toString(pid);
+    } catch (IOException e) {
+      throw new LaunchException(
+          "cannot start sim " + launch.simId() + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  @Override
+  public void stop(String launcherRef) {
+    long groupId;
+    try {
+      groupId = Long.parseLong(launcherRef);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "a local launcher ref is a process id; got \"" + launcherRef + "\"", e);
+    }
+    if (groupId <= 1) {
+      throw new IllegalArgumentException("refusing to stop process group " + groupId);
+    }
+    ProcessGroups.terminate(groupId, stopGrace);
+    Process process = started.remove(groupId);
+    if (process != null) {
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static Optional<Path> findExecutable(String program, String path, Path workDir) {
+    if (program.contains("/")) {
+      Path file = workDir.resolve(program);
+      return Files.isRegularFile(file) && Files.isExecutable(file)
+          ? Optional.of(file)
+          : Optional.empty();
+    }
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String directory : path.split(File.pathSeparator)) {
+      if (directory.isEmpty()) {
+        continue;
+      }
+      Path file = Path.of(directory, program);
+      if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+        return Optional.of(file);
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,2 @@
+/** The launcher service-provider interface: how Cascade starts and stops sims somewhere. */
+package dev.cascade.core.spi;

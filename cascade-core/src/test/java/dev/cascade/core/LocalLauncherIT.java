@@ -1,0 +1,130 @@
+package dev.cascade.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.cascade.core.spi.LaunchException;
+import dev.cascade.core.spi.SimLaunch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class LocalLauncherIT {
+
+  @TempDir Path dir;
+  private final LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
+  private String ref;
+
+  @BeforeEach
+  void requireProcessGroups() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+  }
+
+  @AfterEach
+  void stopWhatWeStarted() {
+    if (ref != null) {
+      launcher.stop(ref);
+    }
+  }
+
+  @Test
+  void launch_runsTheCommandWithItsEnvironmentAndOutputFile() throws Exception {
+    Path output = dir.resolve("out/s_1.out");
+
+    ref = launcher.launch(launch("sh", "-c", "echo sim=$CASCADE_SIM_ID; echo oops >&2", output));
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(output).content().contains("sim=s_1").contains("oops"));
+    assertThat(Long.parseLong(ref)).isPositive();
+  }
+
+  @Test
+  void stop_endsTheWholeGroupIncludingGrandchildren() throws Exception {
+    Path pids = dir.resolve("pids");
+    // The sim starts a child that starts a grandchild; both ignore nothing and sleep.
+    String script =
+        "sh -c 'sleep 300 & echo $! >> " + pids + "; wait' & echo $! >> " + pids + "; sleep 300";
+    ref = launcher.launch(launch("sh", "-c", script, dir.resolve("s.out")));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> Files.exists(pids) && Files.readAllLines(pids).size() == 2);
+    List<Long> descendants = Files.readAllLines(pids).stream().map(Long::parseLong).toList();
+    assertThat(descendants).allMatch(pid -> ProcessHandle.of(pid).isPresent());
+
+    launcher.stop(ref);
+
+    assertThat(ProcessHandle.of(Long.parseLong(ref))).isEmpty();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(descendants)
+                    .noneMatch(
+                        pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)));
+    ref = null;
+  }
+
+  @Test
+  void stop_killsASimThatIgnoresSigterm() throws Exception {
+    Path ready = dir.resolve("ready");
+    ref =
+        launcher.launch(
+            launch(
+                "sh",
+                "-c",
+                "trap '' TERM; touch " + ready + "; while :; do sleep 1; done",
+                dir.resolve("s.out")));
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(ready));
+
+    launcher.stop(ref);
+
+    assertThat(ProcessHandle.of(Long.parseLong(ref))).isEmpty();
+    ref = null;
+  }
+
+  @Test
+  void stop_isHarmlessForAGoneOrRepeatedRef() throws Exception {
+    String gone = launcher.launch(launch("true", dir.resolve("s.out")));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ProcessHandle.of(Long.parseLong(gone)).isEmpty());
+
+    launcher.stop(gone);
+    launcher.stop(gone);
+  }
+
+  @Test
+  void launch_failsClearlyWhenTheProgramDoesNotExist() {
+    assertThatThrownBy(() -> launcher.launch(launch("no-such-simulator-xyz", dir.resolve("s.out"))))
+        .isInstanceOf(LaunchException.class)
+        .hasMessageContaining("no-such-simulator-xyz")
+        .hasMessageContaining("CASCADE_SIM_CMD");
+  }
+
+  private SimLaunch launch(String program, Path output) {
+    return new SimLaunch(
+        "s_1", "r_1", 0, List.of(program), Map.of("CASCADE_SIM_ID", "s_1"), dir, output);
+  }
+
+  private SimLaunch launch(String program, String flag, String script, Path output)
+      throws IOException {
+    return new SimLaunch(
+        "s_1",
+        "r_1",
+        0,
+        List.of(program, flag, script),
+        Map.of("CASCADE_SIM_ID", "s_1"),
+        dir,
+        output);
+  }
+}
