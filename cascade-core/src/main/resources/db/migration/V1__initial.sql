@@ -1,4 +1,5 @@
--- Cascade's first schema. Times are ISO-8601 instants as text (UTC), sortable and readable.
+-- Cascade's first schema. Times are ISO-8601 UTC instants as text with all nine fraction digits
+-- (2026-11-07T12:00:00.120000000Z): fixed width, so text order is time order.
 
 CREATE TABLE traces (
   id                   TEXT PRIMARY KEY,
@@ -22,6 +23,7 @@ CREATE TABLE runs (
   entries    TEXT NOT NULL,  -- JSON array of {"gpu_config", "count"}, in request order
   created_at TEXT NOT NULL
 );
+CREATE INDEX runs_by_created ON runs (created_at, id);
 
 CREATE TABLE sims (
   id                TEXT PRIMARY KEY,
@@ -40,7 +42,7 @@ CREATE TABLE sims (
   finished_at       TEXT,
   UNIQUE (run_id, gpu_config, replica)
 );
-CREATE INDEX sims_by_run ON sims (run_id);
+-- UNIQUE (run_id, ...) above already indexes sims by run.
 CREATE INDEX sims_by_state ON sims (state);
 
 CREATE TABLE chunks (
@@ -49,4 +51,6 @@ CREATE TABLE chunks (
   bytes       BLOB NOT NULL,
   received_at TEXT NOT NULL,
   PRIMARY KEY (sim_id, seq)
-) WITHOUT ROWID;
+);
+-- A rowid table on purpose: chunks are kilobytes, and WITHOUT ROWID suits small rows only. The
+-- primary key's own index then covers the count, gap and missing-seq queries without the bytes.

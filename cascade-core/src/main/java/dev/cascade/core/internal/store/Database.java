@@ -59,11 +59,20 @@ public final class Database implements AutoCloseable {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Database database = new Database(file);
-      database.write(
-          connection -> {
-            migrations.apply(connection);
-            return null;
-          });
+      try {
+        database.write(
+            connection -> {
+              migrations.apply(connection);
+              return null;
+            });
+      } catch (RuntimeException e) {
+        // Do not leak the open connections of a database that cannot be used.
+        database.close();
+        String reason =
+            e.getCause() instanceof SQLException sql ? sql.getMessage() : e.getMessage();
+        throw new CascadeException(
+            ErrorCode.UNAVAILABLE, "cannot open the database \"" + file + "\": " + reason, null, e);
+      }
       return database;
     } catch (IOException | SQLException e) {
       throw new CascadeException(

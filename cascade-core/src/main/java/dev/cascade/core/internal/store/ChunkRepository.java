@@ -1,0 +1,328 @@
+package dev.cascade.core.internal.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Enumeration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The {@code chunks} table: a sim's raw output in numbered pieces, {@code seq} from 0. Storing is
+ * idempotent by {@code (sim_id, seq)}; chunks may arrive in any order and are read back in order.
+ */
+public final class ChunkRepository {
+
+  /** Reads of a sim's log fetch at most this many chunks per query... */
+  private static final int PAGE_CHUNKS = 256;
+
+  /** ...and stop a page once it holds this many bytes, so a log never sits in memory whole. */
+  private static final int PAGE_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * One piece of a sim's output. The bytes are not copied: do not change them after handing them
+   * over.
+   */
+  public record Chunk(String simId, long seq, byte[] bytes) {
+
+    public Chunk {
+      Objects.requireNonNull(simId, "simId");
+      Objects.requireNonNull(bytes, "bytes");
+      if (seq < 0) {
+        throw new IllegalArgumentException(
+            "chunk seq counts from 0; got " + seq + " for sim " + simId);
+      }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Chunk that
+          && simId.equals(that.simId)
+          && seq == that.seq
+          && Arrays.equals(bytes, that.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(simId, seq, Arrays.hashCode(bytes));
+    }
+
+    @Override
+    public String toString() {
+      return "Chunk[simId=" + simId + ", seq=" + seq + ", " + bytes.length + " bytes]";
+    }
+  }
+
+  private final Database database;
+  private final Clock clock;
+
+  public ChunkRepository(Database database, Clock clock) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Stores a chunk unless one with its {@code (sim_id, seq)} is already stored; the first copy
+   * wins.
+   *
+   * @return true when the chunk was new
+   * @throws dev.cascade.core.CascadeException {@code not_found} when the sim does not exist
+   */
+  public boolean insert(Chunk chunk) {
+    return insertAll(List.of(chunk)).get(0);
+  }
+
+  /**
+   * Stores many chunks in one transaction (one commit for all of them), each unless already stored.
+   * When any chunk names a sim that does not exist, nothing is stored.
+   *
+   * @return for each chunk, in order, whether it was new
+   * @throws dev.cascade.core.CascadeException {@code not_found} when a sim does not exist
+   */
+  public List<Boolean> insertAll(List<Chunk> chunks) {
+    List<Chunk> batch = List.copyOf(chunks);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    String receivedAt = SqlTimes.text(clock.instant());
+    return database.write(
+        connection -> {
+          requireSimsExist(connection, batch);
+          List<Boolean> inserted = new ArrayList<>(batch.size());
+          try (PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
+                      + " ON CONFLICT (sim_id, seq) DO NOTHING")) {
+            for (Chunk chunk : batch) {
+              insert.setString(1, chunk.simId());
+              insert.setLong(2, chunk.seq());
+              insert.setBytes(3, chunk.bytes());
+              insert.setString(4, receivedAt);
+              // One statement at a time: a batch would not say which rows were duplicates.
+              inserted.add(insert.executeUpdate() == 1);
+            }
+          }
+          return List.copyOf(inserted);
+        });
+  }
+
+  /**
+   * How many chunks the sim has without a gap: {@code n} when chunks 0 to n - 1 are all stored and
+   * chunk n is not.
+   */
+  public long contiguousCount(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement summary =
+              connection.prepareStatement(
+                  "SELECT count(*), min(seq), max(seq) FROM chunks WHERE sim_id = ?")) {
+            summary.setString(1, simId);
+            try (ResultSet row = summary.executeQuery()) {
+              row.next();
+              long count = row.getLong(1);
+              if (count == 0 || row.getLong(2) != 0) {
+                return 0L;
+              }
+              if (row.getLong(3) == count - 1) {
+                return count;
+              }
+            }
+          }
+          // There is a gap: the first stored seq whose successor is missing ends the prefix.
+          try (PreparedStatement firstGap =
+              connection.prepareStatement(
+                  "SELECT c.seq + 1 FROM chunks c WHERE c.sim_id = ? AND NOT EXISTS"
+                      + " (SELECT 1 FROM chunks d WHERE d.sim_id = c.sim_id AND d.seq = c.seq + 1)"
+                      + " ORDER BY c.seq LIMIT 1")) {
+            firstGap.setString(1, simId);
+            try (ResultSet row = firstGap.executeQuery()) {
+              return row.next() ? row.getLong(1) : 0L;
+            }
+          }
+        });
+  }
+
+  /**
+   * The seqs below {@code n} that are not stored, lowest first, at most {@code limit} of them: what
+   * a sim that says it produced {@code n} chunks must send again.
+   */
+  public List<Long> missing(String simId, long n, int limit) {
+    Objects.requireNonNull(simId, "simId");
+    if (n < 0) {
+      throw new IllegalArgumentException("chunk count cannot be negative; got " + n);
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
+    }
+    return database.read(
+        connection -> {
+          List<Long> missing = new ArrayList<>();
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT seq FROM chunks WHERE sim_id = ? AND seq < ? ORDER BY seq")) {
+            select.setString(1, simId);
+            select.setLong(2, n);
+            long expected = 0;
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next() && missing.size() < limit) {
+                long stored = rows.getLong(1);
+                for (; expected < stored && missing.size() < limit; expected++) {
+                  missing.add(expected);
+                }
+                expected = stored + 1;
+              }
+            }
+            for (; expected < n && missing.size() < limit; expected++) {
+              missing.add(expected);
+            }
+          }
+          return List.copyOf(missing);
+        });
+  }
+
+  /**
+   * The sim's stored chunks from {@code fromSeq} on, in seq order, read lazily a page at a time: a
+   * log of any size streams without being held in memory, and no database connection is held
+   * between pages. Seqs not stored yet are skipped; chunks stored while the stream is read appear
+   * when their seq is still ahead of it.
+   */
+  public Stream<Chunk> stream(String simId, long fromSeq) {
+    Objects.requireNonNull(simId, "simId");
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(
+            new PagedChunks(simId, fromSeq),
+            Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT),
+        false);
+  }
+
+  /**
+   * The sim's full log so far: its stored chunks' bytes in seq order, read as for {@link #stream}.
+   */
+  public InputStream openLog(String simId) {
+    Iterator<Chunk> chunks = new PagedChunks(Objects.requireNonNull(simId, "simId"), 0);
+    return new SequenceInputStream(
+        new Enumeration<InputStream>() {
+          @Override
+          public boolean hasMoreElements() {
+            return chunks.hasNext();
+          }
+
+          @Override
+          public InputStream nextElement() {
+            return new ByteArrayInputStream(chunks.next().bytes());
+          }
+        });
+  }
+
+  /** The bytes of every chunk stored for the sim. */
+  public long totalBytes(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT coalesce(sum(length(bytes)), 0) FROM chunks WHERE sim_id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet row = select.executeQuery()) {
+              row.next();
+              return row.getLong(1);
+            }
+          }
+        });
+  }
+
+  private static void requireSimsExist(Connection connection, List<Chunk> chunks)
+      throws SQLException {
+    Set<String> simIds = new LinkedHashSet<>();
+    chunks.forEach(chunk -> simIds.add(chunk.simId()));
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT 1 FROM sims WHERE id = ?")) {
+      for (String simId : simIds) {
+        select.setString(1, simId);
+        try (ResultSet row = select.executeQuery()) {
+          if (!row.next()) {
+            throw SimRepository.notFound(simId);
+          }
+        }
+      }
+    }
+  }
+
+  /** Iterates a sim's chunks by keyset pages: {@code seq >= next} each time. */
+  private final class PagedChunks implements Iterator<Chunk> {
+    private final String simId;
+    private final Deque<Chunk> page = new ArrayDeque<>();
+    private long nextSeq;
+    private boolean exhausted;
+
+    PagedChunks(String simId, long fromSeq) {
+      this.simId = simId;
+      this.nextSeq = Math.max(0, fromSeq);
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (page.isEmpty() && !exhausted) {
+        fetch();
+      }
+      return !page.isEmpty();
+    }
+
+    @Override
+    public Chunk next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("no more chunks for sim " + simId);
+      }
+      return page.removeFirst();
+    }
+
+    private void fetch() {
+      List<Chunk> fetched =
+          database.read(
+              connection -> {
+                List<Chunk> chunks = new ArrayList<>();
+                try (PreparedStatement select =
+                    connection.prepareStatement(
+                        "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq >= ?"
+                            + " ORDER BY seq LIMIT ?")) {
+                  select.setString(1, simId);
+                  select.setLong(2, nextSeq);
+                  select.setInt(3, PAGE_CHUNKS);
+                  long bytes = 0;
+                  try (ResultSet rows = select.executeQuery()) {
+                    while (bytes < PAGE_BYTES && rows.next()) {
+                      Chunk chunk = new Chunk(simId, rows.getLong(1), rows.getBytes(2));
+                      bytes += chunk.bytes().length;
+                      chunks.add(chunk);
+                    }
+                  }
+                }
+                return chunks;
+              });
+      if (fetched.isEmpty()) {
+        exhausted = true;
+        return;
+      }
+      page.addAll(fetched);
+      nextSeq = fetched.get(fetched.size() - 1).seq() + 1;
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package dev.cascade.core.internal.store;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.SimStateMachine;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code sims} table. Sims are written with their run ({@link RunRepository#insert}); here they
+ * move between states, only along {@link SimStateMachine#SIM_TRANSITIONS}, and collect what the
+ * launcher and the heartbeats tell about them.
+ */
+public final class SimRepository {
+
+  private static final Logger log = LoggerFactory.getLogger(SimRepository.class);
+
+  /** The sim columns, from {@code sims s}, as {@link #readSim} reads them. */
+  static final String SIM_COLUMNS =
+      "s.id AS sim_id, s.run_id AS sim_run_id, s.gpu_config AS sim_gpu_config,"
+          + " s.replica AS sim_replica, s.state AS sim_state, s.launcher_ref AS sim_launcher_ref,"
+          + " s.error AS sim_error, s.exit_code AS sim_exit_code,"
+          + " s.created_at AS sim_created_at, s.launched_at AS sim_launched_at,"
+          + " s.last_heartbeat_at AS sim_last_heartbeat_at, s.finished_at AS sim_finished_at";
+
+  /**
+   * What a sim reported, or why it failed, stored together with a state move and only when the move
+   * is made. A null field leaves the stored value as it is.
+   *
+   * @param error why the sim failed ({@code "no heartbeat for 600s"})
+   * @param exitCode the simulator's exit code
+   */
+  public record Outcome(String error, Integer exitCode) {
+
+    /** Nothing to store besides the move. */
+    public static final Outcome NONE = new Outcome(null, null);
+
+    public static Outcome error(String error) {
+      return new Outcome(Objects.requireNonNull(error, "error"), null);
+    }
+  }
+
+  private final Database database;
+  private final Clock clock;
+
+  public SimRepository(Database database, Clock clock) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  public Optional<Sim> find(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT " + SIM_COLUMNS + " FROM sims s WHERE s.id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet rows = select.executeQuery()) {
+              return rows.next() ? Optional.of(readSim(rows)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  /**
+   * Every sim in one of {@code states}, oldest first; what a restart needs to relaunch the {@code
+   * pending} sims and watch the unfinished ones.
+   */
+  public List<Sim> findInStates(SimState... states) {
+    if (states.length == 0) {
+      throw new IllegalArgumentException("name at least one sim state to look for; got none");
+    }
+    Set<SimState> wanted = EnumSet.copyOf(Arrays.asList(states));
+    String placeholders = wanted.stream().map(state -> "?").collect(Collectors.joining(", "));
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + SIM_COLUMNS
+                      + " FROM sims s WHERE s.state IN ("
+                      + placeholders
+                      + ") ORDER BY s.id")) {
+            int index = 1;
+            for (SimState state : wanted) {
+              select.setString(index++, state.wireName());
+            }
+            List<Sim> sims = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                sims.add(readSim(rows));
+              }
+            }
+            return sims;
+          }
+        });
+  }
+
+  /** The launcher that launched the sim ({@code "local"}, {@code "sail"}); empty before launch. */
+  public Optional<String> launcherName(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement("SELECT launcher_name FROM sims WHERE id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet rows = select.executeQuery()) {
+              if (!rows.next()) {
+                throw notFound(simId);
+              }
+              return Optional.ofNullable(rows.getString(1));
+            }
+          }
+        });
+  }
+
+  /** Moves the sim to {@code to} from whatever state it is in, when that move is allowed. */
+  public boolean transition(String simId, SimState to) {
+    return move(simId, null, to, Outcome.NONE);
+  }
+
+  /**
+   * Moves the sim to {@code to} from whatever state it is in, when that move is allowed, and stores
+   * {@code outcome} with it.
+   */
+  public boolean transition(String simId, SimState to, Outcome outcome) {
+    return move(simId, null, to, outcome);
+  }
+
+  /**
+   * Moves the sim from {@code expectedFrom} to {@code to}: a compare-and-set on the state read in
+   * the same write transaction. Nothing changes when the sim is in another state or when {@link
+   * SimStateMachine#allows} refuses the move; such a move is logged at debug and ignored. Moving to
+   * a finished state stamps {@code finished_at}.
+   *
+   * @return true when the sim moved
+   * @throws CascadeException {@code not_found} when there is no such sim
+   */
+  public boolean transition(String simId, SimState expectedFrom, SimState to, Outcome outcome) {
+    return move(simId, Objects.requireNonNull(expectedFrom, "expectedFrom"), to, outcome);
+  }
+
+  /**
+   * Stores what launching the sim returned: the launcher's name, its {@code launcher_ref}, and when
+   * the launch call was made. The state is not touched: a heartbeat may already have moved it.
+   */
+  public void recordLaunch(
+      String simId, String launcherName, String launcherRef, Instant launchedAt) {
+    Objects.requireNonNull(launcherName, "launcherName");
+    Objects.requireNonNull(launcherRef, "launcherRef");
+    Objects.requireNonNull(launchedAt, "launchedAt");
+    update(
+        simId,
+        "UPDATE sims SET launcher_name = ?, launcher_ref = ?, launched_at = ? WHERE id = ?",
+        launcherName,
+        launcherRef,
+        SqlTimes.text(launchedAt));
+  }
+
+  /**
+   * Stamps a heartbeat now. The stored time only moves forward, so a delayed request cannot make a
+   * sim look quieter than it is. Record the heartbeat before applying the state it reports, so the
+   * monitor never sees the new state with the old heartbeat time.
+   */
+  public void recordHeartbeat(String simId) {
+    update(
+        simId,
+        "UPDATE sims SET last_heartbeat_at = max(coalesce(last_heartbeat_at, ''), ?) WHERE id = ?",
+        SqlTimes.text(clock.instant()));
+  }
+
+  private boolean move(String simId, SimState expectedFrom, SimState to, Outcome outcome) {
+    Objects.requireNonNull(simId, "simId");
+    Objects.requireNonNull(to, "to");
+    Objects.requireNonNull(outcome, "outcome");
+    Instant now = clock.instant();
+    return database.write(
+        connection -> {
+          SimState current = currentState(connection, simId);
+          if (expectedFrom != null && current != expectedFrom) {
+            log.debug(
+                "sim {} is {}, not {}: move to {} ignored",
+                simId,
+                current.wireName(),
+                expectedFrom.wireName(),
+                to.wireName());
+            return false;
+          }
+          if (!SimStateMachine.allows(current, to)) {
+            log.debug(
+                "sim {}: move {} -> {} is not in SIM_TRANSITIONS; ignored",
+                simId,
+                current.wireName(),
+                to.wireName());
+            return false;
+          }
+          try (PreparedStatement update =
+              connection.prepareStatement(
+                  "UPDATE sims SET state = ?, error = coalesce(?, error),"
+                      + " exit_code = coalesce(?, exit_code), finished_at = coalesce(?, finished_at)"
+                      + " WHERE id = ? AND state = ?")) {
+            update.setString(1, to.wireName());
+            update.setString(2, outcome.error());
+            if (outcome.exitCode() == null) {
+              update.setNull(3, Types.INTEGER);
+            } else {
+              update.setInt(3, outcome.exitCode());
+            }
+            update.setString(4, to.isFinished() ? SqlTimes.text(now) : null);
+            update.setString(5, simId);
+            update.setString(6, current.wireName());
+            return update.executeUpdate() == 1;
+          }
+        });
+  }
+
+  private void update(String simId, String sql, String... values) {
+    Objects.requireNonNull(simId, "simId");
+    database.write(
+        connection -> {
+          try (PreparedStatement update = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+              update.setString(i + 1, values[i]);
+            }
+            update.setString(values.length + 1, simId);
+            if (update.executeUpdate() == 0) {
+              throw notFound(simId);
+            }
+            return null;
+          }
+        });
+  }
+
+  private static SimState currentState(Connection connection, String simId) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT state FROM sims WHERE id = ?")) {
+      select.setString(1, simId);
+      try (ResultSet rows = select.executeQuery()) {
+        if (!rows.next()) {
+          throw notFound(simId);
+        }
+        return SimState.fromWireName(rows.getString(1));
+      }
+    }
+  }
+
+  static CascadeException notFound(String simId) {
+    return new CascadeException(
+        ErrorCode.NOT_FOUND,
+        "sim \"" + simId + "\" does not exist; sim ids come from the run that created them",
+        "sim_id");
+  }
+
+  /** Reads the {@link #SIM_COLUMNS} of the current row. */
+  static Sim readSim(ResultSet row) throws SQLException {
+    int exitCode = row.getInt("sim_exit_code");
+    Integer storedExitCode = row.wasNull() ? null : exitCode;
+    return new Sim(
+        row.getString("sim_id"),
+        row.getString("sim_run_id"),
+        row.getString("sim_gpu_config"),
+        row.getInt("sim_replica"),
+        SimState.fromWireName(row.getString("sim_state")),
+        row.getString("sim_launcher_ref"),
+        row.getString("sim_error"),
+        storedExitCode,
+        SqlTimes.instant(row.getString("sim_created_at")),
+        SqlTimes.instant(row.getString("sim_launched_at")),
+        SqlTimes.instant(row.getString("sim_last_heartbeat_at")),
+        SqlTimes.instant(row.getString("sim_finished_at")));
+  }
+}
