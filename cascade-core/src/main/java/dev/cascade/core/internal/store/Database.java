@@ -94,6 +94,10 @@ public final class Database implements AutoCloseable {
 
   /** Runs {@code work} in one transaction on the single writer; rolls back when it throws. */
   public <T> T write(Work<T> work) {
+    if (writeLock.isHeldByCurrentThread()) {
+      // A nested write would commit the outer transaction half-way; compose the work instead.
+      throw new IllegalStateException("write() called inside write(); pass the connection down");
+    }
     writeLock.lock();
     try {
       ensureOpen();
