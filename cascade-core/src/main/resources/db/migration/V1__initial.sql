@@ -40,6 +40,13 @@ CREATE TABLE sims (
   launched_at       TEXT,
   last_heartbeat_at TEXT,
   finished_at       TEXT,
+  -- What the sim's output says so far, kept as chunks are parsed in order.
+  chunks_parsed     INTEGER NOT NULL DEFAULT 0,   -- chunks 0..n-1 have been fed to the parser
+  kernels_done      INTEGER NOT NULL DEFAULT 0,
+  kernels_total     INTEGER NOT NULL DEFAULT 0,   -- the trace's kernel count when the run was made
+  current_kernel    TEXT,
+  latest_metrics    TEXT,                         -- JSON object of the last kernel's headline numbers
+  log_outcome       TEXT,                         -- complete, not_final, failed, incomplete; null while running
   UNIQUE (run_id, gpu_config, replica)
 );
 -- UNIQUE (run_id, ...) above already indexes sims by run.
@@ -54,3 +61,28 @@ CREATE TABLE chunks (
 );
 -- A rowid table on purpose: chunks are kilobytes, and WITHOUT ROWID suits small rows only. The
 -- primary key's own index then covers the count, gap and missing-seq queries without the bytes.
+
+-- One row per kernel statistics block a sim printed, in log order.
+CREATE TABLE sim_kernels (
+  sim_id       TEXT NOT NULL REFERENCES sims (id),
+  position     INTEGER NOT NULL CHECK (position >= 0),
+  name         TEXT NOT NULL,
+  uid          INTEGER NOT NULL,
+  instance     INTEGER NOT NULL,
+  cycles       INTEGER NOT NULL,
+  instructions INTEGER NOT NULL,
+  ipc          REAL NOT NULL,
+  stats        TEXT NOT NULL,  -- JSON object: every numeric key = value of the block
+  PRIMARY KEY (sim_id, position)
+);
+
+-- Every change of a sim, in order, so a client that reconnects resumes from the last id it saw.
+CREATE TABLE events (
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id     TEXT NOT NULL,
+  sim_id     TEXT,
+  kind       TEXT NOT NULL,
+  data       TEXT NOT NULL,  -- JSON
+  created_at TEXT NOT NULL
+);
+CREATE INDEX events_by_run ON events (run_id, id);

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param launchedAt when the launch call was made; null while pending
  * @param lastHeartbeatAt the latest heartbeat; null before the first
  * @param finishedAt when the sim reached a finished state; null until then
+ * @param launcherName the launcher that started it ({@code local}, {@code sail}); null before
+ * @param progress how far its output says it has come
  */
 public record Sim(
     String id,
@@ -26,7 +28,9 @@ public record Sim(
     Instant createdAt,
     Instant launchedAt,
     Instant lastHeartbeatAt,
-    Instant finishedAt) {
+    Instant finishedAt,
+    String launcherName,
+    SimProgress progress) {
 
   public Sim {
     Objects.requireNonNull(id, "id");
@@ -34,15 +38,35 @@ public record Sim(
     Objects.requireNonNull(gpuConfig, "gpuConfig");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(progress, "progress");
     if (replica < 0) {
       throw new IllegalArgumentException("replica must be 0 or more; got " + replica);
     }
   }
 
-  /** A new sim, {@code pending}, nothing launched. */
-  public static Sim pending(String id, String runId, String gpuConfig, int replica, Instant now) {
+  /** A new sim, {@code pending}, nothing launched, on a trace of {@code kernelsTotal} kernels. */
+  public static Sim pending(
+      String id, String runId, String gpuConfig, int replica, int kernelsTotal, Instant now) {
     return new Sim(
-        id, runId, gpuConfig, replica, SimState.PENDING, null, null, null, now, null, null, null);
+        id,
+        runId,
+        gpuConfig,
+        replica,
+        SimState.PENDING,
+        null,
+        null,
+        null,
+        now,
+        null,
+        null,
+        null,
+        null,
+        SimProgress.none(kernelsTotal));
+  }
+
+  /** A new sim, {@code pending}, on a trace whose kernel count does not matter here. */
+  public static Sim pending(String id, String runId, String gpuConfig, int replica, Instant now) {
+    return pending(id, runId, gpuConfig, replica, 0, now);
   }
 
   public Sim withState(SimState newState) {
@@ -58,6 +82,8 @@ public record Sim(
         createdAt,
         launchedAt,
         lastHeartbeatAt,
-        finishedAt);
+        finishedAt,
+        launcherName,
+        progress);
   }
 }

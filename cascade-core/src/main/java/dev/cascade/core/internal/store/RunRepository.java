@@ -65,8 +65,8 @@ public final class RunRepository {
           }
           try (PreparedStatement insertSim =
               connection.prepareStatement(
-                  "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at)"
-                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
+                  "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
+                      + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
             for (Sim sim : run.sims()) {
               insertSim.setString(1, sim.id());
               insertSim.setString(2, run.id());
@@ -74,6 +74,7 @@ public final class RunRepository {
               insertSim.setInt(4, sim.replica());
               insertSim.setString(5, SimState.PENDING.wireName());
               insertSim.setString(6, SqlTimes.text(sim.createdAt()));
+              insertSim.setInt(7, sim.progress().kernelsTotal());
               insertSim.addBatch();
             }
             insertSim.executeBatch();

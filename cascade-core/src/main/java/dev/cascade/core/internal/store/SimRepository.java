@@ -3,6 +3,7 @@ package dev.cascade.core.internal.store;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Sim;
+import dev.cascade.core.SimProgress;
 import dev.cascade.core.SimState;
 import dev.cascade.core.SimStateMachine;
 import java.sql.Connection;
@@ -38,7 +39,10 @@ public final class SimRepository {
           + " s.replica AS sim_replica, s.state AS sim_state, s.launcher_ref AS sim_launcher_ref,"
           + " s.error AS sim_error, s.exit_code AS sim_exit_code,"
           + " s.created_at AS sim_created_at, s.launched_at AS sim_launched_at,"
-          + " s.last_heartbeat_at AS sim_last_heartbeat_at, s.finished_at AS sim_finished_at";
+          + " s.last_heartbeat_at AS sim_last_heartbeat_at, s.finished_at AS sim_finished_at,"
+          + " s.launcher_name AS sim_launcher_name, s.kernels_done AS sim_kernels_done,"
+          + " s.kernels_total AS sim_kernels_total, s.current_kernel AS sim_current_kernel,"
+          + " s.latest_metrics AS sim_latest_metrics, s.log_outcome AS sim_log_outcome";
 
   /**
    * What a sim reported, or why it failed, stored together with a state move and only when the move
@@ -285,6 +289,13 @@ public final class SimRepository {
         SqlTimes.instant(row.getString("sim_created_at")),
         SqlTimes.instant(row.getString("sim_launched_at")),
         SqlTimes.instant(row.getString("sim_last_heartbeat_at")),
-        SqlTimes.instant(row.getString("sim_finished_at")));
+        SqlTimes.instant(row.getString("sim_finished_at")),
+        row.getString("sim_launcher_name"),
+        new SimProgress(
+            row.getInt("sim_kernels_done"),
+            row.getInt("sim_kernels_total"),
+            row.getString("sim_current_kernel"),
+            Metrics.fromJson(row.getString("sim_latest_metrics")),
+            row.getString("sim_log_outcome")));
   }
 }

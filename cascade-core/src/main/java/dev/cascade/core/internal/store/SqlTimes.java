@@ -10,7 +10,7 @@ import java.time.format.DateTimeFormatter;
  * {@code ...:00Z} sorts after {@code ...:00.5Z}; a fixed width keeps text order equal to time
  * order, so SQL can compare and sort times as strings.
  */
-final class SqlTimes {
+public final class SqlTimes {
 
   private static final DateTimeFormatter FORMAT =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
@@ -18,12 +18,12 @@ final class SqlTimes {
   private SqlTimes() {}
 
   /** The text for {@code instant}; null for null. */
-  static String text(Instant instant) {
+  public static String text(Instant instant) {
     return instant == null ? null : FORMAT.format(instant);
   }
 
   /** The instant in {@code text}; null for null. */
-  static Instant instant(String text) {
+  public static Instant instant(String text) {
     return text == null ? null : Instant.parse(text);
   }
 }

@@ -1,0 +1,188 @@
+package dev.cascade.core.internal.events;
+
+import dev.cascade.core.EventStream;
+import dev.cascade.core.SimEvent;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SqlTimes;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Sim events kept in the {@code events} table. Writers append inside their own transaction, so an
+ * event exists exactly when the change it describes does, then call {@link #committed()}. Readers
+ * ({@link EventStream}s) always read from the table, in id order, and wait on a signal between
+ * reads: nothing is lost or repeated, a slow reader holds no memory, and a reconnecting client
+ * resumes from any id it saw, even across restarts.
+ */
+public final class EventLog {
+
+  private static final int PAGE = 256;
+
+  private final Database database;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition appended = lock.newCondition();
+  private long generation;
+
+  public EventLog(Database database) {
+    this.database = database;
+  }
+
+  /** Appends an event in the caller's write transaction and returns it with its id. */
+  public SimEvent append(
+      Connection connection,
+      String runId,
+      String simId,
+      SimEvent.Kind kind,
+      Instant at,
+      String data)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO events (run_id, sim_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
+            Statement.RETURN_GENERATED_KEYS)) {
+      insert.setString(1, runId);
+      insert.setString(2, simId);
+      insert.setString(3, kind.wireName());
+      insert.setString(4, data);
+      insert.setString(5, SqlTimes.text(at));
+      insert.executeUpdate();
+      try (ResultSet keys = insert.getGeneratedKeys()) {
+        keys.next();
+        return new SimEvent(keys.getLong(1), runId, simId, kind, at, data);
+      }
+    }
+  }
+
+  /** Wakes the streams waiting for events; call after the transaction that appended commits. */
+  public void committed() {
+    lock.lock();
+    try {
+      generation++;
+      appended.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The newest event id; 0 when there are none. */
+  public long latestId() {
+    return database.read(
+        connection -> {
+          try (Statement statement = connection.createStatement();
+              ResultSet rows = statement.executeQuery("SELECT coalesce(max(id), 0) FROM events")) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
+  }
+
+  /** The events of {@code runId} (every run when null) with ids above {@code afterId}. */
+  public EventStream stream(String runId, long afterId) {
+    return new TableStream(runId, afterId);
+  }
+
+  private final class TableStream implements EventStream {
+    private final String runId;
+    private final Deque<SimEvent> page = new ArrayDeque<>();
+    private long lastId;
+    private volatile boolean closed;
+
+    TableStream(String runId, long afterId) {
+      this.runId = runId;
+      this.lastId = Math.max(0, afterId);
+    }
+
+    @Override
+    public Optional<SimEvent> next(Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (!closed) {
+        if (page.isEmpty()) {
+          long seen;
+          lock.lock();
+          try {
+            seen = generation;
+          } finally {
+            lock.unlock();
+          }
+          readPage();
+          if (page.isEmpty()) {
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+              return Optional.empty();
+            }
+            lock.lock();
+            try {
+              if (generation == seen) {
+                appended.await(remaining, TimeUnit.NANOSECONDS);
+              }
+            } finally {
+              lock.unlock();
+            }
+            continue;
+          }
+        }
+        SimEvent event = page.removeFirst();
+        lastId = event.id();
+        return Optional.of(event);
+      }
+      return Optional.empty();
+    }
+
+    private void readPage() {
+      database.read(
+          connection -> {
+            String sql =
+                "SELECT id, run_id, sim_id, kind, data, created_at FROM events WHERE id > ?"
+                    + (runId == null ? "" : " AND run_id = ?")
+                    + " ORDER BY id LIMIT "
+                    + PAGE;
+            try (PreparedStatement select = connection.prepareStatement(sql)) {
+              select.setLong(1, lastId);
+              if (runId != null) {
+                select.setString(2, runId);
+              }
+              try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                  page.add(
+                      new SimEvent(
+                          rows.getLong(1),
+                          rows.getString(2),
+                          rows.getString(3),
+                          SimEvent.Kind.fromWireName(rows.getString(4)),
+                          SqlTimes.instant(rows.getString(6)),
+                          rows.getString(5)));
+                }
+              }
+            }
+            return null;
+          });
+    }
+
+    @Override
+    public long lastId() {
+      return lastId;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      lock.lock();
+      try {
+        appended.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}
