@@ -124,6 +124,85 @@ public final class ChunkRepository {
   }
 
   /**
+   * Stores a chunk in the caller's write transaction ({@link Database#write}) unless one with its
+   * {@code (sim_id, seq)} is already stored; the first copy wins. The sim must exist: the foreign
+   * key refuses a chunk of an unknown sim.
+   *
+   * @return true when the chunk was new
+   */
+  public boolean insert(Connection connection, Chunk chunk) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (sim_id, seq) DO NOTHING")) {
+      insert.setString(1, chunk.simId());
+      insert.setLong(2, chunk.seq());
+      insert.setBytes(3, chunk.bytes());
+      insert.setString(4, SqlTimes.text(clock.instant()));
+      return insert.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * The sim's stored chunks from {@code fromSeq} on, in seq order, read on the caller's connection
+   * (so inside a write transaction they include its own inserts): at most {@code limit} chunks,
+   * and no more once they hold 4 MiB (always at least one). Seqs not stored are skipped.
+   */
+  public List<Chunk> read(Connection connection, String simId, long fromSeq, int limit)
+      throws SQLException {
+    Objects.requireNonNull(simId, "simId");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
+    }
+    List<Chunk> chunks = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq >= ? ORDER BY seq LIMIT ?")) {
+      select.setString(1, simId);
+      select.setLong(2, Math.max(0, fromSeq));
+      select.setInt(3, limit);
+      long bytes = 0;
+      try (ResultSet rows = select.executeQuery()) {
+        while (bytes < PAGE_BYTES && rows.next()) {
+          Chunk chunk = new Chunk(simId, rows.getLong(1), rows.getBytes(2));
+          bytes += chunk.bytes().length;
+          chunks.add(chunk);
+        }
+      }
+    }
+    return chunks;
+  }
+
+  /**
+   * Up to {@code limit} of the sim's stored chunks with a seq below {@code beforeSeq}, highest seq
+   * first: the end of its log, for reading it backwards a page at a time.
+   */
+  public List<Chunk> readBackwards(String simId, long beforeSeq, int limit) {
+    Objects.requireNonNull(simId, "simId");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
+    }
+    return database.read(
+        connection -> {
+          List<Chunk> chunks = new ArrayList<>();
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq < ?"
+                      + " ORDER BY seq DESC LIMIT ?")) {
+            select.setString(1, simId);
+            select.setLong(2, beforeSeq);
+            select.setInt(3, limit);
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                chunks.add(new Chunk(simId, rows.getLong(1), rows.getBytes(2)));
+              }
+            }
+          }
+          return chunks;
+        });
+  }
+
+  /**
    * How many chunks the sim has without a gap: {@code n} when chunks 0 to n - 1 are all stored and
    * chunk n is not.
    */

@@ -8,6 +8,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -49,38 +50,43 @@ public final class RunRepository {
    * @throws IllegalArgumentException when the sims do not match the run
    */
   public void insert(Run run) {
+    database.write(
+        connection -> {
+          insert(connection, run);
+          return null;
+        });
+  }
+
+  /** {@link #insert(Run)} inside the caller's write transaction. */
+  public void insert(Connection connection, Run run) throws SQLException {
     Objects.requireNonNull(run, "run");
     requireSimsMatchEntries(run);
     String entries = entriesJson(run.entries());
-    database.write(
-        connection -> {
-          try (PreparedStatement insertRun =
-              connection.prepareStatement(
-                  "INSERT INTO runs (id, trace_id, entries, created_at) VALUES (?, ?, ?, ?)")) {
-            insertRun.setString(1, run.id());
-            insertRun.setString(2, run.traceId());
-            insertRun.setString(3, entries);
-            insertRun.setString(4, SqlTimes.text(run.createdAt()));
-            insertRun.executeUpdate();
-          }
-          try (PreparedStatement insertSim =
-              connection.prepareStatement(
-                  "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
-                      + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            for (Sim sim : run.sims()) {
-              insertSim.setString(1, sim.id());
-              insertSim.setString(2, run.id());
-              insertSim.setString(3, sim.gpuConfig());
-              insertSim.setInt(4, sim.replica());
-              insertSim.setString(5, SimState.PENDING.wireName());
-              insertSim.setString(6, SqlTimes.text(sim.createdAt()));
-              insertSim.setInt(7, sim.progress().kernelsTotal());
-              insertSim.addBatch();
-            }
-            insertSim.executeBatch();
-          }
-          return null;
-        });
+    try (PreparedStatement insertRun =
+        connection.prepareStatement(
+            "INSERT INTO runs (id, trace_id, entries, created_at) VALUES (?, ?, ?, ?)")) {
+      insertRun.setString(1, run.id());
+      insertRun.setString(2, run.traceId());
+      insertRun.setString(3, entries);
+      insertRun.setString(4, SqlTimes.text(run.createdAt()));
+      insertRun.executeUpdate();
+    }
+    try (PreparedStatement insertSim =
+        connection.prepareStatement(
+            "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
+                + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (Sim sim : run.sims()) {
+        insertSim.setString(1, sim.id());
+        insertSim.setString(2, run.id());
+        insertSim.setString(3, sim.gpuConfig());
+        insertSim.setInt(4, sim.replica());
+        insertSim.setString(5, SimState.PENDING.wireName());
+        insertSim.setString(6, SqlTimes.text(sim.createdAt()));
+        insertSim.setInt(7, sim.progress().kernelsTotal());
+        insertSim.addBatch();
+      }
+      insertSim.executeBatch();
+    }
   }
 
   /** The run with its sims, read in one statement so they agree with each other. */

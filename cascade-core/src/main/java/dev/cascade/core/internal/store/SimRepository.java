@@ -179,6 +179,11 @@ public final class SimRepository {
         SqlTimes.text(launchedAt));
   }
 
+  /** Stamps the start of the launch call, so silence is measured even if the call never returns. */
+  public void recordLaunchStarted(String simId, Instant startedAt) {
+    update(simId, "UPDATE sims SET launched_at = ? WHERE id = ?", SqlTimes.text(startedAt));
+  }
+
   /**
    * Stamps a heartbeat now. The stored time only moves forward, so a delayed request cannot make a
    * sim look quieter than it is. Record the heartbeat before applying the state it reports, so the
@@ -192,48 +197,67 @@ public final class SimRepository {
   }
 
   private boolean move(String simId, SimState expectedFrom, SimState to, Outcome outcome) {
+    return database.write(connection -> move(connection, simId, expectedFrom, to, outcome));
+  }
+
+  /**
+   * {@link #transition(String, SimState, SimState, Outcome)} inside the caller's write transaction,
+   * so the move and what goes with it (an event) commit together. {@code expectedFrom} null means
+   * any state.
+   */
+  public boolean move(
+      Connection connection, String simId, SimState expectedFrom, SimState to, Outcome outcome)
+      throws SQLException {
     Objects.requireNonNull(simId, "simId");
     Objects.requireNonNull(to, "to");
     Objects.requireNonNull(outcome, "outcome");
     Instant now = clock.instant();
-    return database.write(
-        connection -> {
-          SimState current = currentState(connection, simId);
-          if (expectedFrom != null && current != expectedFrom) {
-            log.debug(
-                "sim {} is {}, not {}: move to {} ignored",
-                simId,
-                current.wireName(),
-                expectedFrom.wireName(),
-                to.wireName());
-            return false;
-          }
-          if (!SimStateMachine.allows(current, to)) {
-            log.debug(
-                "sim {}: move {} -> {} is not in SIM_TRANSITIONS; ignored",
-                simId,
-                current.wireName(),
-                to.wireName());
-            return false;
-          }
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE sims SET state = ?, error = coalesce(?, error),"
-                      + " exit_code = coalesce(?, exit_code), finished_at = coalesce(?, finished_at)"
-                      + " WHERE id = ? AND state = ?")) {
-            update.setString(1, to.wireName());
-            update.setString(2, outcome.error());
-            if (outcome.exitCode() == null) {
-              update.setNull(3, Types.INTEGER);
-            } else {
-              update.setInt(3, outcome.exitCode());
-            }
-            update.setString(4, to.isFinished() ? SqlTimes.text(now) : null);
-            update.setString(5, simId);
-            update.setString(6, current.wireName());
-            return update.executeUpdate() == 1;
-          }
-        });
+    SimState current = currentState(connection, simId);
+    if (expectedFrom != null && current != expectedFrom) {
+      log.debug(
+          "sim {} is {}, not {}: move to {} ignored",
+          simId,
+          current.wireName(),
+          expectedFrom.wireName(),
+          to.wireName());
+      return false;
+    }
+    if (!SimStateMachine.allows(current, to)) {
+      log.debug(
+          "sim {}: move {} -> {} is not in SIM_TRANSITIONS; ignored",
+          simId,
+          current.wireName(),
+          to.wireName());
+      return false;
+    }
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET state = ?, error = coalesce(?, error),"
+                + " exit_code = coalesce(?, exit_code), finished_at = coalesce(?, finished_at)"
+                + " WHERE id = ? AND state = ?")) {
+      update.setString(1, to.wireName());
+      update.setString(2, outcome.error());
+      if (outcome.exitCode() == null) {
+        update.setNull(3, Types.INTEGER);
+      } else {
+        update.setInt(3, outcome.exitCode());
+      }
+      update.setString(4, to.isFinished() ? SqlTimes.text(now) : null);
+      update.setString(5, simId);
+      update.setString(6, current.wireName());
+      return update.executeUpdate() == 1;
+    }
+  }
+
+  /** The sim as the caller's transaction sees it. */
+  public Optional<Sim> find(Connection connection, String simId) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT " + SIM_COLUMNS + " FROM sims s WHERE s.id = ?")) {
+      select.setString(1, simId);
+      try (ResultSet rows = select.executeQuery()) {
+        return rows.next() ? Optional.of(readSim(rows)) : Optional.empty();
+      }
+    }
   }
 
   private void update(String simId, String sql, String... values) {

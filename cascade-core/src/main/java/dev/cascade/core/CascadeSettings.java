@@ -1,0 +1,261 @@
+package dev.cascade.core;
+
+import dev.cascade.core.spi.Launcher;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * How a {@link Cascade} is set up. Immutable; made by {@link Cascade#builder()}, which rejects a
+ * bad setting at once with a message naming the setting and the value.
+ *
+ * @param dataDir where everything lives: {@code cascade.db}, traces, sims' work folders
+ * @param launcher starts and stops sims
+ * @param catalog the GPU configs sims can run on
+ * @param clock time, injectable so tests can move it
+ * @param maxLaunches launch calls in flight at once ({@code CASCADE_MAX_LAUNCHES}, 8)
+ * @param heartbeatTimeout silence that makes a running sim {@code lost} ({@code
+ *     CASCADE_HEARTBEAT_TIMEOUT_S}, 60 s); 10 times it makes the sim {@code failed}
+ * @param monitorInterval how often the heartbeat monitor looks (5 s); zero turns the background
+ *     monitor off, for tests that call {@link RunManager#checkHeartbeats()} themselves
+ * @param uploadQuietPeriod how long a trace's files must be still before it is processed ({@code
+ *     CASCADE_UPLOAD_QUIET_S}, 10 s)
+ * @param traceRescanInterval how often the traces folder is rescanned besides being watched
+ * @param finishedStopDelay how long a sim that reported its end has to exit before it is stopped
+ * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD})
+ * @param simEnvironment extra variables every sim gets
+ * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}), asked at each launch
+ */
+public record CascadeSettings(
+    Path dataDir,
+    Launcher launcher,
+    GpuConfigCatalog catalog,
+    Clock clock,
+    int maxLaunches,
+    Duration heartbeatTimeout,
+    Duration monitorInterval,
+    Duration uploadQuietPeriod,
+    Duration traceRescanInterval,
+    Duration finishedStopDelay,
+    List<String> simCommand,
+    Map<String, String> simEnvironment,
+    Supplier<String> mainUrl) {
+
+  public static final int MAX_LAUNCHES_LIMIT = 256;
+
+  public CascadeSettings {
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(launcher, "launcher");
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(mainUrl, "mainUrl");
+    simCommand = List.copyOf(simCommand);
+    simEnvironment = Map.copyOf(simEnvironment);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link CascadeSettings} and the {@link Cascade} made from them. */
+  public static final class Builder {
+    private Path dataDir;
+    private Launcher launcher;
+    private GpuConfigCatalog catalog;
+    private Clock clock = Clock.systemUTC();
+    private int maxLaunches = 8;
+    private Duration heartbeatTimeout = Duration.ofSeconds(60);
+    private Duration monitorInterval = Duration.ofSeconds(5);
+    private Duration uploadQuietPeriod = Duration.ofSeconds(10);
+    private Duration traceRescanInterval = Duration.ofSeconds(2);
+    private Duration finishedStopDelay = Duration.ofSeconds(30);
+    private List<String> simCommand = List.of();
+    private Map<String, String> simEnvironment = Map.of();
+    private Supplier<String> mainUrl = () -> "http://127.0.0.1:8080";
+
+    private Builder() {}
+
+    /**
+     * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
+     * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_HEARTBEAT_TIMEOUT_S}, {@code
+     * CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code CASCADE_MAIN_URL}, and the GPU
+     * config catalog ({@link GpuConfigCatalog#fromEnvironment}). Absent ones keep their value.
+     */
+    public Builder fromEnvironment(Map<String, String> environment) {
+      String dir = environment.get("CASCADE_DATA_DIR");
+      if (dir != null && !dir.isBlank()) {
+        dataDir(Path.of(dir));
+      }
+      String launches = environment.get("CASCADE_MAX_LAUNCHES");
+      if (launches != null) {
+        maxLaunches(parseInt("CASCADE_MAX_LAUNCHES", launches));
+      }
+      String timeout = environment.get("CASCADE_HEARTBEAT_TIMEOUT_S");
+      if (timeout != null) {
+        heartbeatTimeout(Duration.ofSeconds(parseInt("CASCADE_HEARTBEAT_TIMEOUT_S", timeout)));
+      }
+      String quiet = environment.get("CASCADE_UPLOAD_QUIET_S");
+      if (quiet != null) {
+        uploadQuietPeriod(Duration.ofSeconds(parseInt("CASCADE_UPLOAD_QUIET_S", quiet)));
+      }
+      String command = environment.get("CASCADE_SIM_CMD");
+      if (command != null && !command.isBlank()) {
+        simCommand(Arrays.asList(command.strip().split("\\s+")));
+      }
+      String url = environment.get("CASCADE_MAIN_URL");
+      if (url != null && !url.isBlank()) {
+        mainUrl(url);
+      }
+      catalog(GpuConfigCatalog.fromEnvironment(environment));
+      return this;
+    }
+
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = Objects.requireNonNull(dataDir, "dataDir").toAbsolutePath().normalize();
+      return this;
+    }
+
+    public Builder launcher(Launcher launcher) {
+      this.launcher = Objects.requireNonNull(launcher, "launcher");
+      return this;
+    }
+
+    /** The launcher found on the class path under {@code name} ({@code local}, {@code sail}). */
+    public Builder launcher(String name) {
+      return launcher(Launchers.byName(name));
+    }
+
+    public Builder catalog(GpuConfigCatalog catalog) {
+      this.catalog = Objects.requireNonNull(catalog, "catalog");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder maxLaunches(int maxLaunches) {
+      if (maxLaunches < 1 || maxLaunches > MAX_LAUNCHES_LIMIT) {
+        throw new IllegalArgumentException(
+            "maxLaunches must be 1 to " + MAX_LAUNCHES_LIMIT + "; got " + maxLaunches);
+      }
+      this.maxLaunches = maxLaunches;
+      return this;
+    }
+
+    public Builder heartbeatTimeout(Duration heartbeatTimeout) {
+      this.heartbeatTimeout = positive("heartbeatTimeout", heartbeatTimeout);
+      return this;
+    }
+
+    /** Zero turns the background monitor off. */
+    public Builder monitorInterval(Duration monitorInterval) {
+      Objects.requireNonNull(monitorInterval, "monitorInterval");
+      if (monitorInterval.isNegative()) {
+        throw new IllegalArgumentException(
+            "monitorInterval cannot be negative; got " + monitorInterval);
+      }
+      this.monitorInterval = monitorInterval;
+      return this;
+    }
+
+    public Builder uploadQuietPeriod(Duration uploadQuietPeriod) {
+      this.uploadQuietPeriod = positive("uploadQuietPeriod", uploadQuietPeriod);
+      return this;
+    }
+
+    public Builder traceRescanInterval(Duration traceRescanInterval) {
+      this.traceRescanInterval = positive("traceRescanInterval", traceRescanInterval);
+      return this;
+    }
+
+    public Builder finishedStopDelay(Duration finishedStopDelay) {
+      Objects.requireNonNull(finishedStopDelay, "finishedStopDelay");
+      if (finishedStopDelay.isNegative()) {
+        throw new IllegalArgumentException(
+            "finishedStopDelay cannot be negative; got " + finishedStopDelay);
+      }
+      this.finishedStopDelay = finishedStopDelay;
+      return this;
+    }
+
+    public Builder simCommand(List<String> simCommand) {
+      Objects.requireNonNull(simCommand, "simCommand");
+      if (simCommand.isEmpty() || simCommand.stream().anyMatch(w -> w == null || w.isBlank())) {
+        throw new IllegalArgumentException(
+            "simCommand must be a program and its arguments, none blank; got " + simCommand);
+      }
+      this.simCommand = List.copyOf(simCommand);
+      return this;
+    }
+
+    public Builder simEnvironment(Map<String, String> simEnvironment) {
+      this.simEnvironment = Map.copyOf(simEnvironment);
+      return this;
+    }
+
+    public Builder mainUrl(String mainUrl) {
+      Objects.requireNonNull(mainUrl, "mainUrl");
+      if (!mainUrl.startsWith("http://") && !mainUrl.startsWith("https://")) {
+        throw new IllegalArgumentException(
+            "mainUrl must be an http:// or https:// URL; got \"" + mainUrl + "\"");
+      }
+      return mainUrl(() -> mainUrl);
+    }
+
+    /** Asked at each launch: the HTTP server may learn its port after the builder is done. */
+    public Builder mainUrl(Supplier<String> mainUrl) {
+      this.mainUrl = Objects.requireNonNull(mainUrl, "mainUrl");
+      return this;
+    }
+
+    /** The settings; the data dir is required, the rest has defaults. */
+    public CascadeSettings settings() {
+      if (dataDir == null) {
+        throw new IllegalStateException("set dataDir: where Cascade keeps its database and traces");
+      }
+      return new CascadeSettings(
+          dataDir,
+          launcher != null ? launcher : new LocalLauncher(),
+          catalog != null ? catalog : GpuConfigCatalog.fromEnvironment(System.getenv()),
+          clock,
+          maxLaunches,
+          heartbeatTimeout,
+          monitorInterval,
+          uploadQuietPeriod,
+          traceRescanInterval,
+          finishedStopDelay,
+          simCommand,
+          simEnvironment,
+          mainUrl);
+    }
+
+    /** A Cascade with these settings, not started yet. */
+    public Cascade build() {
+      return Cascade.of(settings());
+    }
+
+    private static Duration positive(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive; got " + value);
+      }
+      return value;
+    }
+
+    private static int parseInt(String variable, String value) {
+      try {
+        return Integer.parseInt(value.strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            variable + " must be a whole number; got \"" + value + "\"", e);
+      }
+    }
+  }
+}

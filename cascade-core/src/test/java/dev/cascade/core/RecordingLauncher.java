@@ -1,0 +1,48 @@
+package dev.cascade.core;
+
+import dev.cascade.core.spi.LaunchException;
+import dev.cascade.core.spi.Launcher;
+import dev.cascade.core.spi.SimLaunch;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A launcher that starts nothing: it records launches and stops, and can hold launches open. */
+final class RecordingLauncher implements Launcher {
+
+  final List<SimLaunch> launches = new CopyOnWriteArrayList<>();
+  final List<String> stops = new CopyOnWriteArrayList<>();
+  final AtomicInteger inFlight = new AtomicInteger();
+  final AtomicInteger peakInFlight = new AtomicInteger();
+  volatile CountDownLatch gate = new CountDownLatch(0);
+  volatile String failWith;
+
+  @Override
+  public String name() {
+    return "recording";
+  }
+
+  @Override
+  public String launch(SimLaunch launch) throws LaunchException {
+    peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+    try {
+      gate.await();
+      if (failWith != null) {
+        throw new LaunchException(failWith);
+      }
+      launches.add(launch);
+      return "ref-" + launch.simId();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LaunchException("interrupted");
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void stop(String launcherRef) {
+    stops.add(launcherRef);
+  }
+}
