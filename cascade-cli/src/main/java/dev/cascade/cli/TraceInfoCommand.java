@@ -1,22 +1,246 @@
 package dev.cascade.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.cascade.accelsim.trace.Dim3;
+import dev.cascade.accelsim.trace.KernelHeader;
+import dev.cascade.accelsim.trace.KernelInfo;
+import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.accelsim.trace.TraceInfo;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cascade trace-info}: not built yet. */
+/**
+ * {@code cascade trace-info DIR [--instructions] [--json]}: the kernel count and per-kernel facts
+ * of a post-processed trace, read from {@code kernelslist.g} and each kernel's header.
+ */
 @Command(
     name = "trace-info",
     mixinStandardHelpOptions = true,
-    description = "Kernel count and per-kernel facts of a trace folder.")
+    description = {
+      "Kernel count and per-kernel facts of a trace folder: name, grid, block, registers, shared"
+          + " memory, SASS binary version and size on disk, read from kernelslist.g and each"
+          + " kernel's header (a few KB of each file, xz or not).",
+      "Exit code 0 when the trace was read, 1 when it could not be, 2 on a usage error."
+    })
 final class TraceInfoCommand implements Callable<Integer> {
+
+  private static final int NAME_WIDTH = 48;
 
   @Spec CommandSpec spec;
 
+  @Parameters(
+      paramLabel = "DIR",
+      description =
+          "A trace: a Cascade trace folder (with traces/kernelslist.g), a folder holding"
+              + " kernelslist.g, or the kernelslist.g file.")
+  Path trace;
+
+  @Option(
+      names = "--instructions",
+      description = "Also count each kernel's instructions (reads every kernel file in full).")
+  boolean instructions;
+
+  @Option(
+      names = "--json",
+      description =
+          "Print {\"kernels_list\", \"kernel_count\", \"memcpy_count\", \"size_on_disk\","
+              + " \"memcpys\": [...], \"kernels\": [{\"index\", \"file\", \"name\", \"grid\","
+              + " \"block\", ...}]}.")
+  boolean json;
+
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("cascade trace-info: not built yet");
-    return 1;
+    TraceInfo info;
+    try {
+      info = instructions ? TraceInfo.readCountingInstructions(trace) : TraceInfo.read(trace);
+    } catch (IOException e) {
+      throw new UncheckedIOException(describe(e), e);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      printJson(out, info);
+    } else {
+      printTable(out, info);
+    }
+    out.flush();
+    return 0;
+  }
+
+  private void printTable(PrintWriter out, TraceInfo info) {
+    out.println("trace         " + info.kernelsList());
+    out.println("kernels       " + info.kernelCount());
+    out.println("memcpys       " + info.memcpyCount());
+    out.println("size on disk  " + bytes(info.sizeOnDisk()));
+    info.instructions().ifPresent(total -> out.println("instructions  " + total));
+    if (info.kernels().isEmpty()) {
+      return;
+    }
+    List<String> headings =
+        new ArrayList<>(
+            List.of("#", "id", "name", "grid", "block", "blocks", "bin", "regs", "shmem", "size"));
+    if (instructions) {
+      headings.add("instructions");
+    }
+    List<List<String>> rows = new ArrayList<>();
+    for (KernelInfo kernel : info.kernels()) {
+      KernelHeader header = kernel.header();
+      List<String> row =
+          new ArrayList<>(
+              List.of(
+                  String.valueOf(kernel.index()),
+                  String.valueOf(header.id()),
+                  shorten(header.name()),
+                  header.grid().toString(),
+                  header.block().toString(),
+                  String.valueOf(header.threadBlocks()),
+                  String.valueOf(header.binaryVersion()),
+                  String.valueOf(header.nregs()),
+                  String.valueOf(header.shmem()),
+                  bytes(kernel.sizeOnDisk())));
+      if (instructions) {
+        row.add(String.valueOf(kernel.instructions().orElse(0)));
+      }
+      rows.add(row);
+    }
+    int[] widths = new int[headings.size()];
+    for (int c = 0; c < widths.length; c++) {
+      widths[c] = headings.get(c).length();
+      for (List<String> row : rows) {
+        widths[c] = Math.max(widths[c], row.get(c).length());
+      }
+    }
+    out.println();
+    out.println(line(headings, widths));
+    for (List<String> row : rows) {
+      out.println(line(row, widths));
+    }
+  }
+
+  /** Text columns (name, grid, block) are left-aligned, numbers right-aligned. */
+  private static String line(List<String> cells, int[] widths) {
+    StringBuilder text = new StringBuilder();
+    for (int c = 0; c < cells.size(); c++) {
+      boolean left = c == 2 || c == 3 || c == 4;
+      String cell = cells.get(c);
+      String padding = " ".repeat(widths[c] - cell.length());
+      text.append("  ").append(left ? cell + padding : padding + cell);
+    }
+    return text.toString().stripTrailing();
+  }
+
+  private void printJson(PrintWriter out, TraceInfo info) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("kernels_list", info.kernelsList().toString());
+    json.put("folder", info.folder().toString());
+    json.put("kernel_count", info.kernelCount());
+    json.put("memcpy_count", info.memcpyCount());
+    json.put("size_on_disk", info.sizeOnDisk());
+    if (instructions) {
+      json.put("instructions", info.instructions().orElse(0));
+    }
+    List<Map<String, Object>> memcpys = new ArrayList<>();
+    for (KernelsList.Memcpy memcpy : info.memcpys()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("line", memcpy.lineNumber());
+      entry.put("kind", memcpy.kind());
+      entry.put("address", memcpy.addressHex());
+      entry.put("bytes", memcpy.bytes());
+      memcpys.add(entry);
+    }
+    json.put("memcpys", memcpys);
+    List<Map<String, Object>> kernels = new ArrayList<>();
+    for (KernelInfo kernel : info.kernels()) {
+      KernelHeader header = kernel.header();
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("index", kernel.index());
+      entry.put("file", kernel.listedName());
+      entry.put("path", kernel.file().toString());
+      entry.put("name", header.name());
+      entry.put("kernel_id", header.id());
+      entry.put("grid", dims(header.grid()));
+      entry.put("block", dims(header.block()));
+      entry.put("thread_blocks", header.threadBlocks());
+      entry.put("threads_per_block", header.threadsPerBlock());
+      entry.put("warps_per_block", header.warpsPerBlock());
+      entry.put("shmem", header.shmem());
+      entry.put("nregs", header.nregs());
+      entry.put("binary_version", header.binaryVersion());
+      entry.put("cuda_stream_id", header.cudaStreamId());
+      entry.put("nvbit_version", header.nvbitVersion());
+      entry.put("tracer_version", header.tracerVersion());
+      entry.put("size_on_disk", kernel.sizeOnDisk());
+      if (kernel.instructions().isPresent()) {
+        entry.put("instructions", kernel.instructions().getAsLong());
+      }
+      Map<String, String> fields = new LinkedHashMap<>();
+      header.fields().forEach((key, value) -> fields.put(snakeCase(key), value));
+      entry.put("header", fields);
+      kernels.add(entry);
+    }
+    json.put("kernels", kernels);
+    try {
+      out.println(
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Integer> dims(Dim3 dims) {
+    return List.of(dims.x(), dims.y(), dims.z());
+  }
+
+  private static String snakeCase(String key) {
+    return key.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+  }
+
+  private static String shorten(String name) {
+    return name.length() <= NAME_WIDTH ? name : name.substring(0, NAME_WIDTH - 3) + "...";
+  }
+
+  /** {@code 704 B}, {@code 3.6 KiB}, {@code 1.2 GiB}. */
+  static String bytes(long bytes) {
+    if (bytes < 1024) {
+      return bytes + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double value = bytes;
+    int unit = -1;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+  }
+
+  /** One line saying which file failed and why, for an I/O error. */
+  static String describe(IOException e) {
+    if (e instanceof FileSystemException fileSystem && fileSystem.getReason() == null) {
+      String why =
+          e instanceof NoSuchFileException
+              ? "no such file or folder"
+              : e instanceof AccessDeniedException
+                  ? "permission denied"
+                  : e.getClass().getSimpleName();
+      return fileSystem.getFile() + ": " + why;
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 }

@@ -1,0 +1,389 @@
+package dev.cascade.accelsim.trace;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Post-processes one kernel: a raw trace in, the {@code .traceg} text out, byte for byte what
+ * Accel-Sim's {@code post-traces-processing} writes.
+ *
+ * <p>The echoed lines (empty, {@code #}, {@code -}) are written as they are read. Instruction lines
+ * are grouped per thread block and warp in memory until {@code bufferBytes} of buffers are in use;
+ * then the buffered blocks are written, in ascending block id, to a spill run file beside the
+ * output and the buffers start empty again. At the end the runs and what is still in memory are
+ * merged block by block, each run read sequentially, so memory stays near {@code bufferBytes}
+ * whatever the trace's size. When {@code maxRuns} runs exist they are first merged into one, which
+ * bounds the open files. The spill files are deleted when the grouper returns or fails.
+ */
+final class KernelGrouper {
+
+  /** Numbers about one grouped kernel. */
+  record Stats(
+      long threadBlocks,
+      int warpsPerBlock,
+      long instructions,
+      long droppedLdgsts,
+      long outputBytes,
+      int spillRuns) {}
+
+  private static final int INITIAL_WARP_CAPACITY = 512;
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
+  private static final int IO_BUFFER = 1 << 16;
+
+  private final Path source;
+  private final long bufferBytes;
+  private final Path spillDirectory;
+  private final String spillPrefix;
+  private final int maxRuns;
+  private final RawTraceScanner scanner;
+  private final Map<Integer, BlockBuffer> blocks = new HashMap<>();
+  private final List<Path> runs = new ArrayList<>();
+  private final List<Path> spillFiles = new ArrayList<>();
+  private BlockBuffer lastBlock;
+  private long bufferedBytes;
+  private int runsWritten;
+
+  /**
+   * @param source the raw trace, named in error messages
+   * @param bufferBytes memory for instruction lines before they spill to disk
+   * @param spillDirectory where spill runs go (the output's folder: same disk, room for it)
+   * @param spillPrefix start of the spill files' names
+   * @param maxRuns runs kept before they are merged into one, at least 2
+   */
+  KernelGrouper(
+      Path source, long bufferBytes, Path spillDirectory, String spillPrefix, int maxRuns) {
+    this.source = source;
+    this.bufferBytes = bufferBytes;
+    this.spillDirectory = spillDirectory;
+    this.spillPrefix = spillPrefix;
+    this.maxRuns = maxRuns;
+    this.scanner = new RawTraceScanner(source);
+  }
+
+  /** Reads the raw trace from {@code in} and writes the {@code .traceg} text to {@code out}. */
+  Stats group(InputStream in, OutputStream out) throws IOException {
+    try {
+      ByteSink sink = new ByteSink(out, 1 << 18);
+      scanner.scan(
+          in,
+          new RawTraceScanner.Handler() {
+            @Override
+            public void echo(byte[] buffer, int start, int end) throws IOException {
+              sink.write(buffer, start, end - start);
+              sink.write('\n');
+            }
+
+            @Override
+            public void instruction(int block, int warp, byte[] buffer, int start, int end)
+                throws IOException {
+              buffer(block, warp, buffer, start, end);
+            }
+          });
+      writeBlocks(sink);
+      sink.flush();
+      return new Stats(
+          scanner.seenBlocks().cardinality(),
+          scanner.warpsPerBlock(),
+          scanner.instructions(),
+          scanner.droppedLdgsts(),
+          sink.written(),
+          runsWritten);
+    } finally {
+      deleteSpills();
+    }
+  }
+
+  private void buffer(int block, int warp, byte[] line, int start, int end) throws IOException {
+    BlockBuffer target = lastBlock;
+    if (target == null || target.id != block) {
+      target = blocks.computeIfAbsent(block, id -> new BlockBuffer(id, scanner.warpsPerBlock()));
+      lastBlock = target;
+    }
+    bufferedBytes += target.append(warp, line, start, end, source);
+    if (bufferedBytes > bufferBytes) {
+      spill();
+    }
+  }
+
+  /** Writes the buffered blocks as a run, in ascending block id, and empties the buffers. */
+  private void spill() throws IOException {
+    int[] ids = blocks.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    Path run = newSpillFile();
+    try (OutputStream file = Files.newOutputStream(run, StandardOpenOption.WRITE)) {
+      ByteSink out = new ByteSink(file, 1 << 18);
+      for (int id : ids) {
+        BlockBuffer block = blocks.get(id);
+        out.writeInt(id);
+        for (int w = 0; w < block.counts.length; w++) {
+          out.writeLong(block.counts[w]);
+          out.writeLong(block.sizes[w]);
+        }
+        for (int w = 0; w < block.counts.length; w++) {
+          if (block.sizes[w] > 0) {
+            out.write(block.data[w], 0, block.sizes[w]);
+          }
+        }
+      }
+      out.flush();
+    }
+    runs.add(run);
+    runsWritten++;
+    blocks.clear();
+    lastBlock = null;
+    bufferedBytes = 0;
+    if (runs.size() >= maxRuns) {
+      mergeRuns();
+    }
+  }
+
+  /** Merges every run into one, keeping each warp's lines in run order. */
+  private void mergeRuns() throws IOException {
+    Path merged = newSpillFile();
+    int warps = scanner.warpsPerBlock();
+    List<RunReader> readers = openRuns(warps);
+    try (OutputStream file = Files.newOutputStream(merged, StandardOpenOption.WRITE)) {
+      ByteSink out = new ByteSink(file, 1 << 18);
+      BitSet seen = scanner.seenBlocks();
+      List<RunReader> here = new ArrayList<>();
+      for (int id = seen.nextSetBit(0); id >= 0; id = seen.nextSetBit(id + 1)) {
+        collect(readers, id, here);
+        if (here.isEmpty()) {
+          continue;
+        }
+        out.writeInt(id);
+        for (int w = 0; w < warps; w++) {
+          long count = 0;
+          long size = 0;
+          for (RunReader reader : here) {
+            count += reader.counts[w];
+            size += reader.sizes[w];
+          }
+          out.writeLong(count);
+          out.writeLong(size);
+        }
+        for (int w = 0; w < warps; w++) {
+          for (RunReader reader : here) {
+            out.copyFrom(reader.in, reader.sizes[w]);
+          }
+        }
+        for (RunReader reader : here) {
+          reader.advance();
+        }
+      }
+      out.flush();
+    } finally {
+      closeAll(readers);
+    }
+    for (Path run : runs) {
+      Files.deleteIfExists(run);
+    }
+    runs.clear();
+    runs.add(merged);
+  }
+
+  /**
+   * Writes every thread block seen, in ascending linear id: {@code \n#BEGIN_TB\n}, {@code \nthread
+   * block = x,y,z\n}, per warp {@code \nwarp = j\ninsts = n\n} and its lines, {@code \n#END_TB\n}.
+   */
+  private void writeBlocks(ByteSink out) throws IOException {
+    int warps = scanner.warpsPerBlock();
+    List<RunReader> readers = openRuns(warps);
+    try {
+      BitSet seen = scanner.seenBlocks();
+      List<RunReader> here = new ArrayList<>();
+      for (int id = seen.nextSetBit(0); id >= 0; id = seen.nextSetBit(id + 1)) {
+        collect(readers, id, here);
+        BlockBuffer memory = blocks.get(id);
+        out.writeAscii("\n#BEGIN_TB\n\nthread block = ");
+        out.writeAscii(scanner.coordinates(id));
+        out.write('\n');
+        for (int w = 0; w < warps; w++) {
+          long count = memory == null ? 0 : memory.counts[w];
+          for (RunReader reader : here) {
+            count += reader.counts[w];
+          }
+          out.writeAscii("\nwarp = ");
+          out.writeDecimal(w);
+          out.writeAscii("\ninsts = ");
+          out.writeDecimal(count);
+          out.write('\n');
+          for (RunReader reader : here) {
+            out.copyFrom(reader.in, reader.sizes[w]);
+          }
+          if (memory != null && memory.sizes[w] > 0) {
+            out.write(memory.data[w], 0, memory.sizes[w]);
+          }
+        }
+        out.writeAscii("\n#END_TB\n");
+        for (RunReader reader : here) {
+          reader.advance();
+        }
+      }
+    } finally {
+      closeAll(readers);
+    }
+  }
+
+  private static void collect(List<RunReader> readers, int id, List<RunReader> here) {
+    here.clear();
+    for (RunReader reader : readers) {
+      if (reader.block == id) {
+        here.add(reader);
+      }
+    }
+  }
+
+  private List<RunReader> openRuns(int warps) throws IOException {
+    List<RunReader> readers = new ArrayList<>(runs.size());
+    try {
+      for (Path run : runs) {
+        readers.add(new RunReader(run, warps));
+      }
+    } catch (IOException | RuntimeException e) {
+      closeAll(readers);
+      throw e;
+    }
+    return readers;
+  }
+
+  private Path newSpillFile() throws IOException {
+    while (true) {
+      Path file =
+          spillDirectory.resolve(
+              spillPrefix
+                  + "spill-"
+                  + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1)
+                  + ".tmp");
+      try {
+        Files.createFile(file);
+        spillFiles.add(file);
+        return file;
+      } catch (FileAlreadyExistsException taken) {
+        // try another name
+      }
+    }
+  }
+
+  private void deleteSpills() throws IOException {
+    IOException failure = null;
+    for (Path file : spillFiles) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    spillFiles.clear();
+    runs.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void closeAll(List<? extends Closeable> closeables) throws IOException {
+    IOException failure = null;
+    for (Closeable closeable : closeables) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** One thread block's buffered lines, each warp's as {@code rest-of-line '\n'} bytes. */
+  private static final class BlockBuffer {
+    final int id;
+    final byte[][] data;
+    final int[] sizes;
+    final long[] counts;
+
+    BlockBuffer(int id, int warps) {
+      this.id = id;
+      this.data = new byte[warps][];
+      this.sizes = new int[warps];
+      this.counts = new long[warps];
+    }
+
+    /** Appends a line and its newline; returns the bytes of capacity this added. */
+    long append(int warp, byte[] line, int start, int end, Path source) {
+      int length = end - start;
+      byte[] buffer = data[warp];
+      int capacity = buffer == null ? 0 : buffer.length;
+      long needed = (long) sizes[warp] + length + 1;
+      long added = 0;
+      if (needed > capacity) {
+        if (needed > MAX_ARRAY) {
+          throw new TraceFormatException(
+              source,
+              0,
+              "one warp holds more than 2 GiB of instructions; lower the post-processor's buffer");
+        }
+        int grown =
+            (int)
+                Math.min(
+                    MAX_ARRAY, Math.max(needed, Math.max(INITIAL_WARP_CAPACITY, 2L * capacity)));
+        buffer = buffer == null ? new byte[grown] : Arrays.copyOf(buffer, grown);
+        data[warp] = buffer;
+        added = grown - capacity;
+      }
+      System.arraycopy(line, start, buffer, sizes[warp], length);
+      sizes[warp] += length;
+      buffer[sizes[warp]++] = '\n';
+      counts[warp]++;
+      return added;
+    }
+  }
+
+  /** Reads a run sequentially: the directory of its next block, then that block's warp bytes. */
+  private static final class RunReader implements Closeable {
+    final DataInputStream in;
+    final long[] counts;
+    final long[] sizes;
+    int block = -1;
+
+    RunReader(Path run, int warps) throws IOException {
+      this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run), IO_BUFFER));
+      this.counts = new long[warps];
+      this.sizes = new long[warps];
+      advance();
+    }
+
+    /** Reads the next block's id and directory; block is -1 at the end of the run. */
+    void advance() throws IOException {
+      int first = in.read();
+      if (first < 0) {
+        block = -1;
+        return;
+      }
+      block = (first << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedShort());
+      for (int w = 0; w < counts.length; w++) {
+        counts[w] = in.readLong();
+        sizes[w] = in.readLong();
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}
