@@ -99,9 +99,8 @@ public record CascadeSettings(
       if (timeout != null) {
         heartbeatTimeout(Duration.ofSeconds(parseInt("CASCADE_HEARTBEAT_TIMEOUT_S", timeout)));
       }
-      String quiet = environment.get("CASCADE_UPLOAD_QUIET_S");
-      if (quiet != null) {
-        uploadQuietPeriod(Duration.ofSeconds(parseInt("CASCADE_UPLOAD_QUIET_S", quiet)));
+      if (environment.containsKey(TraceStore.QUIET_PERIOD_ENV)) {
+        uploadQuietPeriod(TraceStore.quietPeriod(environment));
       }
       String command = environment.get("CASCADE_SIM_CMD");
       if (command != null && !command.isBlank()) {
