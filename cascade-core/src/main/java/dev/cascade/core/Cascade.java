@@ -1,12 +1,12 @@
 package dev.cascade.core;
 
 import dev.cascade.core.internal.events.EventLog;
+import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.RunSettings;
-import dev.cascade.core.internal.run.SimOutputs;
-import dev.cascade.core.internal.run.StoredChunks;
-import dev.cascade.core.internal.store.ChunkRepository;
+import dev.cascade.core.internal.run.SimJson;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.Launcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +42,7 @@ public final class Cascade implements AutoCloseable {
   private Database database;
   private TraceStore traces;
   private RunManager runs;
+  private Results results;
 
   private Cascade(CascadeSettings settings) {
     this.settings = settings;
@@ -82,7 +83,14 @@ public final class Cascade implements AutoCloseable {
               .build()
               .start();
       toClose.add(0, traces);
-      SimOutputs outputs = new StoredChunks(new ChunkRepository(database, settings.clock()));
+      SimRepository simRows = new SimRepository(database, settings.clock());
+      SimOutput outputs =
+          new SimOutput(
+              database,
+              events,
+              (connection, simId) -> SimJson.json(simRows.find(connection, simId).orElseThrow()),
+              settings.clock(),
+              settings.catalog());
       RunSettings runSettings =
           new RunSettings(
               settings.dataDir(),
@@ -104,6 +112,7 @@ public final class Cascade implements AutoCloseable {
               runSettings,
               settings.clock());
       toClose.add(0, runs::close);
+      results = new Results(database, settings.catalog());
       runs.launchPending();
       if (!settings.monitorInterval().isZero()) {
         HeartbeatMonitor monitor =
@@ -138,6 +147,12 @@ public final class Cascade implements AutoCloseable {
   public TraceStore traces() {
     requireStarted();
     return traces;
+  }
+
+  /** Per-config, per-kernel comparisons of a run's sims, with the spread across replicas. */
+  public Results results() {
+    requireStarted();
+    return results;
   }
 
   public GpuConfigCatalog configs() {

@@ -2,17 +2,18 @@ package dev.cascade.core;
 
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.events.EventLog;
+import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.run.RunRequestValidator;
 import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimJson;
 import dev.cascade.core.internal.run.SimLauncher;
-import dev.cascade.core.internal.run.SimOutputs;
 import dev.cascade.core.internal.run.SimTokens;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.store.SimRepository.Outcome;
 import dev.cascade.core.spi.Launcher;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -41,7 +42,7 @@ public final class RunManager {
   private final TraceStore traces;
   private final RunRequestValidator validator;
   private final SimLauncher launcher;
-  private final SimOutputs outputs;
+  private final SimOutput outputs;
   private final RunSettings settings;
   private final Ids ids;
   private final Clock clock;
@@ -52,7 +53,7 @@ public final class RunManager {
       TraceStore traces,
       GpuConfigCatalog catalog,
       Launcher launcher,
-      SimOutputs outputs,
+      SimOutput outputs,
       RunSettings settings,
       Clock clock) {
     this.database = database;
@@ -253,7 +254,25 @@ public final class RunManager {
           ErrorCode.INVALID, "chunk seq must be 0 or more; got " + seq, "seq");
     }
     Sim sim = sim(simId);
-    return outputs.accept(simId, sim.runId(), seq, bytes);
+    return outputs.accept(simId, sim.runId(), seq, bytes).stored();
+  }
+
+  /** The sim's whole output so far, streamed from the stored chunks. */
+  public InputStream log(String simId) {
+    sim(simId);
+    return outputs.log(simId);
+  }
+
+  /** The last {@code lines} lines of the sim's output. */
+  public List<String> logTail(String simId, int lines) {
+    sim(simId);
+    return outputs.logTail(simId, lines);
+  }
+
+  /** The kernels the sim has finished, with their statistics, in log order. */
+  public List<KernelResult> kernels(String simId) {
+    sim(simId);
+    return outputs.kernels(simId);
   }
 
   /** The token sim {@code simId} must present; what the launcher hands it. */
@@ -353,6 +372,9 @@ public final class RunManager {
             });
     if (moved) {
       events.committed();
+      if (to.isFinished()) {
+        outputs.release(simId); // parses what is left and frees the sim's parser
+      }
     }
     return moved;
   }

@@ -145,8 +145,8 @@ public final class ChunkRepository {
 
   /**
    * The sim's stored chunks from {@code fromSeq} on, in seq order, read on the caller's connection
-   * (so inside a write transaction they include its own inserts): at most {@code limit} chunks,
-   * and no more once they hold 4 MiB (always at least one). Seqs not stored are skipped.
+   * (so inside a write transaction they include its own inserts): at most {@code limit} chunks, and
+   * no more once they hold 4 MiB (always at least one). Seqs not stored are skipped.
    */
   public List<Chunk> read(Connection connection, String simId, long fromSeq, int limit)
       throws SQLException {

@@ -1,0 +1,86 @@
+package dev.cascade.core;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A run's numbers on one GPU config, across the config's replicas: per kernel and for the whole
+ * trace, the spread of cycles, instructions, IPC and simulated time. Only succeeded replicas count;
+ * a config none of whose replicas succeeded still has a result, with empty spreads.
+ *
+ * @param gpuConfig the config's name, as the run's entry gave it
+ * @param arch the config's architecture ({@code sm_90}); null when the catalog no longer has it
+ * @param clockMhz the core clock that turns cycles into simulated time; null when unknown (no
+ *     longer in the catalog), and then every simulated time is empty and {@code notes} says why
+ * @param replicas how many sims the run asked for on this config
+ * @param succeeded how many of them succeeded: the replicas whose numbers count
+ * @param kernels per kernel, matched across replicas by {@code (name, instance)}, in log order (the
+ *     order of the first replica that had each)
+ * @param total the whole trace: per replica the sums of its kernels' cycles and instructions, IPC
+ *     as their ratio, and simulated time from the summed cycles; named {@link
+ *     KernelComparison#TOTAL}
+ * @param notes what to know when reading the numbers, for people (a missing clock, a replica whose
+ *     log did not end normally)
+ */
+public record ConfigResult(
+    String gpuConfig,
+    String arch,
+    Double clockMhz,
+    int replicas,
+    int succeeded,
+    List<KernelComparison> kernels,
+    KernelComparison total,
+    List<String> notes) {
+
+  public ConfigResult {
+    Objects.requireNonNull(gpuConfig, "gpuConfig");
+    if (clockMhz != null && !(clockMhz > 0 && Double.isFinite(clockMhz))) {
+      throw new IllegalArgumentException(
+          "clock of \"" + gpuConfig + "\" must be a positive number of MHz; got " + clockMhz);
+    }
+    if (succeeded < 0 || succeeded > replicas) {
+      throw new IllegalArgumentException(
+          "\""
+              + gpuConfig
+              + "\" cannot have "
+              + succeeded
+              + " succeeded replicas out of "
+              + replicas);
+    }
+    kernels = List.copyOf(kernels);
+    Objects.requireNonNull(total, "total");
+    notes = List.copyOf(notes);
+    if (total.n() != succeeded) {
+      throw new IllegalArgumentException(
+          "the total of \""
+              + gpuConfig
+              + "\" must cover its "
+              + succeeded
+              + " succeeded replicas; got "
+              + total.n());
+    }
+    Set<String> keys = new HashSet<>();
+    for (KernelComparison kernel : kernels) {
+      if (!keys.add(kernel.instance() + " " + kernel.name())) {
+        throw new IllegalArgumentException(
+            "\""
+                + gpuConfig
+                + "\" lists kernel \""
+                + kernel.name()
+                + "\" instance "
+                + kernel.instance()
+                + " twice");
+      }
+    }
+  }
+
+  /** The kernel with this name and instance, if any succeeded replica finished it. */
+  public Optional<KernelComparison> kernel(String name, int instance) {
+    return kernels.stream()
+        .filter(kernel -> kernel.name().equals(name) && kernel.instance() == instance)
+        .findFirst();
+  }
+}

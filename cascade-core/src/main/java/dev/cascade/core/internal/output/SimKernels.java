@@ -1,0 +1,180 @@
+package dev.cascade.core.internal.output;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.cascade.accelsim.stats.KernelStats;
+import dev.cascade.core.KernelResult;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code sim_kernels} table: one row per statistics block a sim printed, at its position in the
+ * log, with every numeric statistic of the block as a JSON object.
+ */
+public final class SimKernels {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /**
+   * A kernel's headline numbers without its statistics, for comparing replicas.
+   *
+   * @param simId the sim that ran it
+   */
+  public record Headline(
+      String simId, int position, String name, int instance, long cycles, long instructions) {}
+
+  private SimKernels() {}
+
+  /**
+   * Stores a finished kernel at {@code position} in the caller's transaction, unless the sim
+   * already has a kernel there (a re-parse is harmless).
+   *
+   * @return true when the row was new
+   */
+  static boolean insert(Connection connection, String simId, int position, KernelStats kernel)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO sim_kernels"
+                + " (sim_id, position, name, uid, instance, cycles, instructions, ipc, stats)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sim_id, position) DO NOTHING")) {
+      insert.setString(1, simId);
+      insert.setInt(2, position);
+      insert.setString(3, kernel.name());
+      insert.setLong(4, kernel.uid());
+      insert.setInt(5, kernel.instance());
+      insert.setLong(6, kernel.cycles());
+      insert.setLong(7, kernel.instructions());
+      insert.setDouble(8, kernel.ipc());
+      insert.setString(9, statsJson(kernel));
+      return insert.executeUpdate() == 1;
+    }
+  }
+
+  /** Every kernel of the sim, with its statistics, in log order. */
+  public static List<KernelResult> read(Connection connection, String simId) throws SQLException {
+    List<KernelResult> kernels = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT position, name, uid, instance, cycles, instructions, ipc, stats"
+                + " FROM sim_kernels WHERE sim_id = ? ORDER BY position")) {
+      select.setString(1, simId);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          kernels.add(
+              new KernelResult(
+                  rows.getInt(1),
+                  rows.getString(2),
+                  rows.getLong(3),
+                  rows.getInt(4),
+                  rows.getLong(5),
+                  rows.getLong(6),
+                  rows.getDouble(7),
+                  statsFromJson(rows.getString(8))));
+        }
+      }
+    }
+    return kernels;
+  }
+
+  /** The headline numbers of every kernel of every sim of the run, by sim id, then in log order. */
+  public static List<Headline> headlines(Connection connection, String runId) throws SQLException {
+    List<Headline> kernels = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT k.sim_id, k.position, k.name, k.instance, k.cycles, k.instructions"
+                + " FROM sim_kernels k JOIN sims s ON s.id = k.sim_id WHERE s.run_id = ?"
+                + " ORDER BY k.sim_id, k.position")) {
+      select.setString(1, runId);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          kernels.add(
+              new Headline(
+                  rows.getString(1),
+                  rows.getInt(2),
+                  rows.getString(3),
+                  rows.getInt(4),
+                  rows.getLong(5),
+                  rows.getLong(6)));
+        }
+      }
+    }
+    return kernels;
+  }
+
+  /** The block's statistics as one JSON object, in log order, written without boxing. */
+  static String statsJson(KernelStats kernel) {
+    StringWriter out = new StringWriter(32 * kernel.stats().size() + 2);
+    try (JsonGenerator json = JSON.createGenerator(out)) {
+      json.writeStartObject();
+      kernel.forEachStat(
+          new KernelStats.StatVisitor() {
+            @Override
+            public void integer(String key, long value) {
+              try {
+                json.writeNumberField(key, value);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+
+            @Override
+            public void decimal(String key, double value) {
+              try {
+                json.writeNumberField(key, value);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          });
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
+    return out.toString();
+  }
+
+  /**
+   * The statistics in {@code json}: {@link Long} for integers, {@link Double} for decimals, in
+   * order; what cannot be read is left out rather than failing the read of the kernel.
+   */
+  static Map<String, Number> statsFromJson(String json) {
+    Map<String, Number> stats = new LinkedHashMap<>();
+    if (json == null) {
+      return stats;
+    }
+    try (JsonParser parser = JSON.createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return stats;
+      }
+      for (JsonToken token = parser.nextToken();
+          token == JsonToken.FIELD_NAME;
+          token = parser.nextToken()) {
+        String key = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (value == JsonToken.VALUE_NUMBER_INT
+            && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+          stats.put(key, parser.getLongValue());
+        } else if (value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT) {
+          stats.put(key, parser.getDoubleValue());
+        } else {
+          parser.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      // A damaged column shows the statistics read so far rather than failing every read.
+    }
+    return stats;
+  }
+}

@@ -1,0 +1,147 @@
+package dev.cascade.core.internal.output;
+
+import dev.cascade.accelsim.stats.KernelStats;
+import dev.cascade.accelsim.stats.KernelStatsParser;
+import dev.cascade.accelsim.stats.LogOutcome;
+import dev.cascade.accelsim.stats.StatsListener;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One sim's output as far as it has been parsed: its parser, the lines for the next {@code log}
+ * event, the kernels finished since the last write, and the progress kept in its {@code sims} row.
+ * Every field is guarded by {@link #lock}; {@link SimOutput} holds it while feeding, so one thread
+ * at a time feeds the parser. The fields change before the write that stores them commits: when
+ * that write fails, the whole object is dropped ({@link #dead}) and rebuilt from the database.
+ */
+final class SimParse implements StatsListener {
+
+  /** The statistics {@code latest_metrics} keeps of the latest kernel, besides its own numbers. */
+  static final List<String> HEADLINE_STATS =
+      List.of("gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc", "gpu_occupancy", "L2_BW");
+
+  /** A kernel finished since the last write, at its position among the sim's kernels. */
+  record FinishedKernel(int position, KernelStats stats) {}
+
+  /** What a {@code sim} event reports: when any of it changes, one is sent. */
+  record Progress(int kernelsDone, String currentKernel, String latestMetrics, String logOutcome) {}
+
+  final String simId;
+  final ReentrantLock lock = new ReentrantLock();
+
+  /** Dropped from the map: whoever waited for the lock must look the sim up again. */
+  boolean dead;
+
+  boolean loaded;
+
+  // From the sims row when loaded, then kept in step with it.
+  String runId;
+  Double clockMhz;
+  long chunksParsed;
+  int kernelsDone;
+  String currentKernel;
+  String latestMetrics;
+  String logOutcome;
+
+  /**
+   * The log has ended ({@link SimOutput#finish}): chunks are still stored but no longer parsed, and
+   * {@link #held} counts the chunks held without a gap.
+   */
+  boolean finished;
+
+  long held;
+
+  // The parse, built at the first chunk to feed, and dropped when the log ends.
+  KernelStatsParser parser;
+
+  /** How the log ended, once {@link SimOutput#finish} ended it here. */
+  LogOutcome finalOutcome;
+
+  final LogLines lines = new LogLines();
+  boolean rebuilding;
+  int kernelsSeen;
+  private final List<FinishedKernel> finishedKernels = new ArrayList<>();
+
+  SimParse(String simId) {
+    this.simId = Objects.requireNonNull(simId, "simId");
+  }
+
+  void feed(byte[] bytes) {
+    parser.feed(bytes, 0, bytes.length);
+    lines.feed(bytes, 0, bytes.length);
+  }
+
+  Progress progress() {
+    return new Progress(kernelsDone, currentKernel, latestMetrics, logOutcome);
+  }
+
+  /** The kernels finished since the last call. */
+  List<FinishedKernel> takeFinished() {
+    List<FinishedKernel> taken = List.copyOf(finishedKernels);
+    finishedKernels.clear();
+    return taken;
+  }
+
+  /** How the log ended, or is ending: the parser's word when it ran here, else the database's. */
+  LogOutcome outcome() {
+    if (finalOutcome != null) {
+      return finalOutcome;
+    }
+    if (parser != null) {
+      return parser.outcome();
+    }
+    if (logOutcome == null) {
+      return new LogOutcome(LogOutcome.State.INCOMPLETE, "the log has not ended");
+    }
+    for (LogOutcome.State state : LogOutcome.State.values()) {
+      if (state.label().equals(logOutcome)) {
+        return new LogOutcome(state, "as stored when the log ended: " + logOutcome);
+      }
+    }
+    return new LogOutcome(LogOutcome.State.INCOMPLETE, "unknown stored outcome: " + logOutcome);
+  }
+
+  @Override
+  public void onKernelLaunched(String name, long uid) {
+    if (!rebuilding) {
+      currentKernel = name;
+    }
+  }
+
+  @Override
+  public void onKernelFinished(KernelStats stats) {
+    int position = kernelsSeen++;
+    if (!rebuilding) {
+      finishedKernels.add(new FinishedKernel(position, stats));
+    }
+  }
+
+  @Override
+  public void onEnd(LogOutcome outcome) {
+    if (!rebuilding) {
+      logOutcome = outcome.state().label();
+    }
+  }
+
+  /**
+   * A kernel's headline numbers, as {@code latest_metrics} keeps them: its own cycles, instructions
+   * and IPC, then the running totals, occupancy and L2 bandwidth its block printed.
+   */
+  static Map<String, Number> headline(KernelStats kernel) {
+    Map<String, Number> metrics = new LinkedHashMap<>();
+    metrics.put("cycles", kernel.cycles());
+    metrics.put("instructions", kernel.instructions());
+    metrics.put("ipc", kernel.ipc());
+    for (String key : HEADLINE_STATS) {
+      Number value = kernel.stats().get(key);
+      if (value != null) {
+        metrics.put(key, value);
+      }
+    }
+    return metrics;
+  }
+}
