@@ -1,0 +1,195 @@
+package dev.cascade.core.internal.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A JSON object from a request, read with precise errors: malformed JSON is 400; a value of the
+ * wrong type, missing or out of range is 422 naming the field by its path ({@code trace_id}, {@code
+ * entries[1].count}). Fields the API does not know are ignored, so older servers accept requests
+ * from newer clients.
+ */
+final class JsonBody {
+
+  private final JsonNode node;
+  private final String path;
+
+  private JsonBody(JsonNode node, String path) {
+    this.node = node;
+    this.path = path;
+  }
+
+  /** The request's body, which must be one JSON object of at most {@code limit} bytes. */
+  static JsonBody read(Context ctx, int limit) {
+    return parse(BoundedBody.read(ctx, limit, "a JSON body"));
+  }
+
+  /** Parses {@code bytes}, which must hold one JSON object. */
+  static JsonBody parse(byte[] bytes) {
+    if (isBlank(bytes)) {
+      throw new CascadeException(
+          ErrorCode.BAD_REQUEST, "the request body is empty; send a JSON object", null);
+    }
+    JsonNode node;
+    try {
+      node = Json.MAPPER.readTree(bytes);
+    } catch (JsonProcessingException e) {
+      throw new CascadeException(
+          ErrorCode.BAD_REQUEST,
+          "the request body is not valid JSON: " + e.getOriginalMessage() + where(e),
+          null);
+    } catch (IOException e) {
+      throw new CascadeException(
+          ErrorCode.BAD_REQUEST, "the request body is not valid JSON: " + e.getMessage(), null);
+    }
+    if (node == null || !node.isObject()) {
+      throw new CascadeException(
+          ErrorCode.INVALID, "the request body must be a JSON object; got " + describe(node), null);
+    }
+    return new JsonBody(node, "");
+  }
+
+  /** The path of a field of this object, as errors name it. */
+  String pathOf(String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  /** A string that must be present and not blank. */
+  String requiredString(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      throw invalid(name, "is required: give a string");
+    }
+    if (!value.isTextual()) {
+      throw invalid(name, "must be a string; got " + describe(value));
+    }
+    if (value.textValue().isBlank()) {
+      throw invalid(name, "must not be blank");
+    }
+    return value.textValue();
+  }
+
+  /** A string, or null when absent or null. */
+  String optionalString(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw invalid(name, "must be a string or null; got " + describe(value));
+    }
+    return value.textValue();
+  }
+
+  /** A whole number from {@code min} to {@code max} that must be present. */
+  long requiredLong(String name, long min, long max) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      throw invalid(name, "is required: give a whole number from " + min + " to " + max);
+    }
+    return wholeNumber(name, value, min, max);
+  }
+
+  /** A whole number from {@code min} to {@code max}, or {@code absent} when absent or null. */
+  long optionalLong(String name, long min, long max, long absent) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? absent : wholeNumber(name, value, min, max);
+  }
+
+  /** A whole number that fits an int, or null when absent or null. */
+  Integer optionalInt(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    return (int) wholeNumber(name, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+  }
+
+  /** An array of JSON objects that must be present (it may be empty). */
+  List<JsonBody> requiredObjects(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      throw invalid(name, "is required: give an array of objects");
+    }
+    if (!value.isArray()) {
+      throw invalid(name, "must be an array of objects; got " + describe(value));
+    }
+    List<JsonBody> items = new ArrayList<>(value.size());
+    for (int i = 0; i < value.size(); i++) {
+      String itemPath = pathOf(name) + "[" + i + "]";
+      JsonNode item = value.get(i);
+      if (!item.isObject()) {
+        throw new CascadeException(
+            ErrorCode.INVALID, itemPath + " must be an object; got " + describe(item), itemPath);
+      }
+      items.add(new JsonBody(item, itemPath));
+    }
+    return items;
+  }
+
+  private long wholeNumber(String name, JsonNode value, long min, long max) {
+    String range = "a whole number from " + min + " to " + max;
+    if (!value.isNumber()) {
+      throw invalid(name, "must be " + range + "; got " + describe(value));
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw invalid(name, "must be " + range + "; got " + value.asText());
+    }
+    long number = value.longValue();
+    if (number < min || number > max) {
+      throw invalid(name, "must be " + range + "; got " + number);
+    }
+    return number;
+  }
+
+  private CascadeException invalid(String name, String problem) {
+    String field = pathOf(name);
+    return new CascadeException(ErrorCode.INVALID, field + " " + problem, field);
+  }
+
+  /** A value as a person would name it in a message: its type, and its text when short. */
+  static String describe(JsonNode value) {
+    if (value == null || value.isMissingNode()) {
+      return "nothing";
+    }
+    if (value.isNull()) {
+      return "null";
+    }
+    if (value.isTextual()) {
+      String text = value.textValue();
+      return "the string \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"";
+    }
+    if (value.isNumber()) {
+      return "the number " + value.asText();
+    }
+    if (value.isBoolean()) {
+      return value.asText();
+    }
+    return value.isArray() ? "an array" : "an object";
+  }
+
+  private static String where(JsonProcessingException e) {
+    return e.getLocation() == null
+        ? ""
+        : " (line "
+            + e.getLocation().getLineNr()
+            + ", column "
+            + e.getLocation().getColumnNr()
+            + ")";
+  }
+
+  private static boolean isBlank(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

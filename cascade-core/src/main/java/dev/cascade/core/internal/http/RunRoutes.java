@@ -1,0 +1,74 @@
+package dev.cascade.core.internal.http;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunManager;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Creating, listing, reading and cancelling runs. */
+final class RunRoutes {
+
+  private final RunManager runs;
+  private final Auth auth;
+  private final Clock clock;
+  private final int maxJsonBytes;
+
+  RunRoutes(RunManager runs, Auth auth, Clock clock, int maxJsonBytes) {
+    this.runs = runs;
+    this.auth = auth;
+    this.clock = clock;
+    this.maxJsonBytes = maxJsonBytes;
+  }
+
+  void register(RoutesConfig routes) {
+    routes.post("/api/runs", auth.user(this::create));
+    routes.get("/api/runs", auth.user(this::list));
+    routes.get("/api/runs/{id}", auth.user(this::get));
+    routes.post("/api/runs/{id}/cancel", auth.user(this::cancel));
+  }
+
+  /**
+   * {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}: 201 with the run and its {@code
+   * Location}. Types and ranges are checked here so the error names the exact field; the run
+   * manager checks the rest (trace, configs, duplicates).
+   */
+  private void create(Context ctx) {
+    JsonBody body = JsonBody.read(ctx, maxJsonBytes);
+    String traceId = body.requiredString("trace_id");
+    List<JsonBody> items = body.requiredObjects("entries");
+    if (items.isEmpty()) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "entries must list at least one {\"gpu_config\", \"count\"}",
+          "entries");
+    }
+    List<RunEntry> entries = new ArrayList<>(items.size());
+    for (JsonBody item : items) {
+      String gpuConfig = item.requiredString("gpu_config");
+      int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
+      entries.add(new RunEntry(gpuConfig, count));
+    }
+    Run run = runs.create(traceId, entries);
+    ctx.header("Location", "/api/runs/" + run.id());
+    Json.send(ctx, 201, RunJson.run(run, clock.instant()));
+  }
+
+  private void list(Context ctx) {
+    Json.send(ctx, 200, Map.of("runs", runs.list().stream().map(RunJson::summary).toList()));
+  }
+
+  private void get(Context ctx) {
+    Json.send(ctx, 200, RunJson.run(runs.get(ctx.pathParam("id")), clock.instant()));
+  }
+
+  private void cancel(Context ctx) {
+    Json.send(ctx, 200, RunJson.run(runs.cancel(ctx.pathParam("id")), clock.instant()));
+  }
+}
