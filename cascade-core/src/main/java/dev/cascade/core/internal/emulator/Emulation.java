@@ -396,7 +396,7 @@ public final class Emulation {
     zeros(out, "\tL1I_total_cache_");
     out.append("L1D_cache:\n");
     long cores = Math.min(gpu.sms(), Math.max(1, t.ctas));
-    int coreLines = (int) Math.min(gpu.sms(), MAX_CORE_LINES);
+    int coreLines = Math.min(gpu.sms(), MAX_CORE_LINES);
     for (int core = 0; core < coreLines; core++) {
       long access = core < cores ? share(t.l1Accesses, cores, core) : 0;
       long miss = core < cores ? share(t.l1Misses, cores, core) : 0;

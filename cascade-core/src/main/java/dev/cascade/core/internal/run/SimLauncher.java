@@ -88,6 +88,9 @@ public final class SimLauncher implements AutoCloseable {
   }
 
   private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+    if (closing) {
+      return; // shutting down: the sim stays pending and the next start launches it
+    }
     if (!mover.move(sim.id(), SimState.PENDING, SimState.LAUNCHING, Outcome.NONE)) {
       return; // cancelled while it waited, or already launched
     }
