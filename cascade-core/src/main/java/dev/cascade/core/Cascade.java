@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,7 @@ public final class Cascade implements AutoCloseable {
   private TraceStore traces;
   private RunManager runs;
   private Results results;
+  private CascadeServer server;
 
   private Cascade(CascadeSettings settings) {
     this.settings = settings;
@@ -100,7 +102,7 @@ public final class Cascade implements AutoCloseable {
               settings.finishedStopDelay(),
               settings.simCommand(),
               settings.simEnvironment(),
-              settings.mainUrl());
+              this::mainUrl);
       runs =
           new RunManager(
               database,
@@ -113,6 +115,10 @@ public final class Cascade implements AutoCloseable {
               settings.clock());
       toClose.add(0, runs::close);
       results = new Results(database, settings.catalog());
+      if (settings.server() != null) {
+        server = CascadeServer.start(this, settings.server());
+        toClose.add(0, server);
+      }
       runs.launchPending();
       if (!settings.monitorInterval().isZero()) {
         HeartbeatMonitor monitor =
@@ -129,6 +135,18 @@ public final class Cascade implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  /** The HTTP server this Cascade started, when its settings asked for one. */
+  public Optional<CascadeServer> server() {
+    return Optional.ofNullable(server);
+  }
+
+  private String mainUrl() {
+    if (settings.mainUrl() != null) {
+      return settings.mainUrl().get();
+    }
+    return server.url();
   }
 
   public CascadeSettings settings() {

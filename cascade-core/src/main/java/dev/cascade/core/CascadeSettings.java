@@ -29,7 +29,11 @@ import java.util.function.Supplier;
  * @param finishedStopDelay how long a sim that reported its end has to exit before it is stopped
  * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD})
  * @param simEnvironment extra variables every sim gets
- * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}), asked at each launch
+ * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}), asked at each launch; null
+ *     means the URL of the server Cascade starts
+ * @param server the HTTP server Cascade starts for sims to report to (and for the API and UI); null
+ *     when the embedder starts one itself or sims report elsewhere. By default, when no {@code
+ *     mainUrl} is given, a loopback server on a free port.
  */
 public record CascadeSettings(
     Path dataDir,
@@ -44,7 +48,8 @@ public record CascadeSettings(
     Duration finishedStopDelay,
     List<String> simCommand,
     Map<String, String> simEnvironment,
-    Supplier<String> mainUrl) {
+    Supplier<String> mainUrl,
+    ServerSettings server) {
 
   public static final int MAX_LAUNCHES_LIMIT = 256;
 
@@ -53,7 +58,10 @@ public record CascadeSettings(
     Objects.requireNonNull(launcher, "launcher");
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(clock, "clock");
-    Objects.requireNonNull(mainUrl, "mainUrl");
+    if (mainUrl == null && server == null) {
+      throw new IllegalArgumentException(
+          "sims need somewhere to report: give a mainUrl or let Cascade start a server");
+    }
     simCommand = List.copyOf(simCommand);
     simEnvironment = Map.copyOf(simEnvironment);
   }
@@ -76,7 +84,9 @@ public record CascadeSettings(
     private Duration finishedStopDelay = Duration.ofSeconds(30);
     private List<String> simCommand = List.of();
     private Map<String, String> simEnvironment = Map.of();
-    private Supplier<String> mainUrl = () -> "http://127.0.0.1:8080";
+    private Supplier<String> mainUrl;
+    private ServerSettings server;
+    private boolean noServer;
 
     private Builder() {}
 
@@ -214,6 +224,23 @@ public record CascadeSettings(
       return this;
     }
 
+    /**
+     * Starts an HTTP server with these settings beside Cascade: the API, the web UI, and where sims
+     * report (unless {@link #mainUrl} says otherwise).
+     */
+    public Builder server(ServerSettings server) {
+      this.server = Objects.requireNonNull(server, "server");
+      this.noServer = false;
+      return this;
+    }
+
+    /** Starts no HTTP server: the embedder runs one, or sims report to {@link #mainUrl}. */
+    public Builder noServer() {
+      this.server = null;
+      this.noServer = true;
+      return this;
+    }
+
     /** The settings; the data dir is required, the rest has defaults. */
     public CascadeSettings settings() {
       if (dataDir == null) {
@@ -232,7 +259,10 @@ public record CascadeSettings(
           finishedStopDelay,
           simCommand,
           simEnvironment,
-          mainUrl);
+          mainUrl,
+          server != null || noServer || mainUrl != null
+              ? server
+              : ServerSettings.defaults().withPort(0));
     }
 
     /** A Cascade with these settings, not started yet. */
