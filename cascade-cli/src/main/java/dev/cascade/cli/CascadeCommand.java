@@ -11,10 +11,16 @@ import picocli.CommandLine.Command;
     description = "Run captured Accel-Sim GPU traces on other GPU configs.",
     subcommands = {
       CommandLine.HelpCommand.class,
+      ServeCommand.class,
+      RunCommand.class,
       ConfigsCommand.class,
       StatsCommand.class,
       TraceInfoCommand.class,
       PostprocessCommand.class,
+      EmulateCommand.class,
+      SimAgentCommand.class,
+      TracesCommand.class,
+      RunsCommand.class,
     })
 public final class CascadeCommand implements Runnable {
 

@@ -1,0 +1,276 @@
+package dev.cascade.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.CascadeServer;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.ServerSettings;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimCommands;
+import dev.cascade.core.Trace;
+import dev.cascade.core.TraceState;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cascade run}: the one-shot job. An embedded Cascade (with an HTTP server on a free
+ * loopback port for its sims to report to) runs one trace on the configs asked for, shows each
+ * sim's progress live, prints the comparison, and exits 0 when every sim succeeded.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a trace on GPU configs here and now, show progress, and print the comparison.",
+      "TRACE is a trace id in the data dir, or a folder holding a trace (metadata.json and"
+          + " traces/, or a bare folder with kernelslist.g)."
+    })
+final class RunCommand implements Callable<Integer> {
+
+  private static final Duration TRACE_READY_TIMEOUT = Duration.ofMinutes(10);
+  private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TRACE", description = "A trace id or a trace folder.")
+  String trace;
+
+  @Parameters(
+      index = "1..*",
+      arity = "1..*",
+      paramLabel = "CONFIG:COUNT",
+      converter = ConfigCount.Converter.class,
+      description = "A GPU config and how many replicas of it, such as SM90_H100:2.")
+  List<ConfigCount> entries;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description =
+          "Where to keep the run (default $CASCADE_DATA_DIR, else ./data; a trace folder without"
+              + " --data-dir runs in a temporary one).")
+  Path dataDir;
+
+  @Option(names = "--json", description = "Print the results as JSON (progress goes to stderr).")
+  boolean json;
+
+  @Option(
+      names = "--plain",
+      description = "Print a line per change instead of redrawing progress in place.")
+  boolean plain;
+
+  @Override
+  public Integer call() throws Exception {
+    // A one-shot job shows its own progress; the app's INFO lines would only clutter it.
+    if (System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, "warn");
+    }
+    Map<String, String> environment = System.getenv();
+    boolean folder = TraceImport.isFolder(trace);
+    Path data;
+    Path temporary = null;
+    if (folder && dataDir == null) {
+      temporary = Files.createTempDirectory("cascade-run-");
+      data = temporary;
+    } else {
+      data = AppSetup.dataDir(dataDir, environment);
+      AppSetup.seedIfNew(data);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter progress = json ? spec.commandLine().getErr() : out;
+    try {
+      String traceId =
+          folder
+              ? TraceImport.into(
+                  data.resolve("s3").resolve("cascade").resolve("accelsim-traces"), Path.of(trace))
+              : trace;
+      return runOn(environment, data, traceId, out, progress);
+    } finally {
+      if (temporary != null) {
+        deleteQuietly(temporary);
+      }
+    }
+  }
+
+  private int runOn(
+      Map<String, String> environment,
+      Path data,
+      String traceId,
+      PrintWriter out,
+      PrintWriter progress)
+      throws Exception {
+    SimCommands.Choice sims = SimCommands.choose(environment, data);
+    try (Cascade cascade =
+        AppSetup.cascade(environment, data, "local", sims, ServerSettings.defaults().withPort(0))
+            // The trace is complete on disk already: no upload to wait out.
+            .uploadQuietPeriod(Duration.ofMillis(200))
+            .traceRescanInterval(Duration.ofMillis(200))
+            .finishedStopDelay(Duration.ofSeconds(2))
+            .build()
+            .start()) {
+      CascadeServer server = cascade.server().orElseThrow();
+      Trace ready = awaitReady(cascade, traceId, progress);
+      Run run =
+          cascade
+              .runs()
+              .create(
+                  ready.id(),
+                  entries.stream().map(e -> new RunEntry(e.gpuConfig(), e.count())).toList());
+      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id());
+      Runtime.getRuntime().addShutdownHook(cancelOnExit);
+      try {
+        progress.println(
+            "Running trace "
+                + ready.id()
+                + " ("
+                + ready.kernelCount()
+                + " kernels) on "
+                + entries.stream().map(e -> e.gpuConfig() + " x" + e.count()).toList()
+                + " with "
+                + sims.description());
+        progress.flush();
+        ApiClient client = new ApiClient(URI.create(server.url()), null);
+        boolean interactive = !plain && !json && RunWatcher.isTerminal();
+        new RunWatcher(client, run.id(), progress, interactive).watch();
+        Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
+        JsonNode results = client.get("/api/runs/" + run.id() + "/results");
+        if (json) {
+          out.println(Formats.json(document(finished, ready, results)));
+        } else {
+          out.println();
+          RunsResultsCommand.print(out, results);
+          printFailures(out, finished);
+        }
+        out.flush();
+        return finished.state() == RunState.SUCCEEDED ? 0 : 1;
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(cancelOnExit);
+        } catch (IllegalStateException shuttingDown) {
+          // The hook is cancelling the run.
+        }
+      }
+    }
+  }
+
+  private static Trace awaitReady(Cascade cascade, String traceId, PrintWriter progress)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TRACE_READY_TIMEOUT.toNanos();
+    boolean told = false;
+    while (true) {
+      cascade.traces().rescan();
+      Optional<Trace> found = cascade.traces().find(traceId);
+      if (found.isPresent() && found.get().state() == TraceState.READY) {
+        return found.get();
+      }
+      if (found.isPresent() && found.get().state() == TraceState.FAILED) {
+        throw new CascadeException(
+            ErrorCode.CONFLICT,
+            "trace \"" + traceId + "\" failed: " + found.get().reason(),
+            "trace_id");
+      }
+      if (found.isEmpty() && !Files.isDirectory(cascade.traces().tracesFolder().resolve(traceId))) {
+        throw new CascadeException(
+            ErrorCode.NOT_FOUND,
+            "there is no trace \""
+                + traceId
+                + "\" in "
+                + cascade.traces().tracesFolder()
+                + "; give a trace id from there, or a folder holding a trace",
+            "trace_id");
+      }
+      if (System.nanoTime() > deadline) {
+        throw new CascadeException(
+            ErrorCode.UNAVAILABLE,
+            "trace \""
+                + traceId
+                + "\" is still "
+                + found.map(t -> t.state().wireName()).orElse("unknown")
+                + " after "
+                + TRACE_READY_TIMEOUT.toMinutes()
+                + " minutes",
+            "trace_id");
+      }
+      if (!told) {
+        progress.println("Waiting for trace " + traceId + " to be ready...");
+        progress.flush();
+        told = true;
+      }
+      Thread.sleep(200); // polling the trace store; nothing to wait on in-process
+    }
+  }
+
+  private static Thread cancelOnInterrupt(Cascade cascade, String runId) {
+    return new Thread(
+        () -> {
+          try {
+            Run run = cascade.runs().cancel(runId);
+            for (Sim sim : run.sims()) {
+              if (sim.launcherRef() != null && sim.state() == dev.cascade.core.SimState.CANCELLED) {
+                cascade.launcher().stop(sim.launcherRef());
+              }
+            }
+          } catch (RuntimeException e) {
+            // The JVM is going away; nothing more to do.
+          }
+        },
+        "cascade-run-cancel");
+  }
+
+  private static ObjectNode document(Run run, Trace trace, JsonNode results) {
+    ObjectNode document = JsonNodeFactory.instance.objectNode();
+    document.put("run_id", run.id());
+    document.put("trace_id", trace.id());
+    document.put("kernel_count", trace.kernelCount());
+    document.put("state", run.state().wireName());
+    ObjectNode sims = document.putObject("sims_by_state");
+    for (Sim sim : run.sims()) {
+      sims.put(sim.state().wireName(), sims.path(sim.state().wireName()).asInt() + 1);
+    }
+    document.set("configs", results.path("configs"));
+    return document;
+  }
+
+  private static void printFailures(PrintWriter out, Run run) {
+    for (Sim sim : run.sims()) {
+      if (sim.state() != dev.cascade.core.SimState.SUCCEEDED) {
+        out.println(
+            sim.gpuConfig()
+                + " #"
+                + sim.replica()
+                + " "
+                + sim.state().wireName()
+                + (sim.error() == null ? "" : ": " + sim.error()));
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path folder) {
+    try (Stream<Path> paths = Files.walk(folder)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      // A temporary folder left behind is harmless.
+    }
+  }
+}

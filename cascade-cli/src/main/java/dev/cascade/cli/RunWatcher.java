@@ -1,0 +1,401 @@
+package dev.cascade.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.Console;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Follows a run until every sim has finished, showing one line per sim: a progress bar of kernels
+ * done / total, the state and the heartbeat age. On a terminal the lines are redrawn in place
+ * (ANSI); otherwise a line is appended whenever a sim's state or kernel count changes, which reads
+ * well in a log.
+ *
+ * <p>Changes come from the run's event stream ({@link RunEvents}), which reconnects with {@code
+ * Last-Event-ID} when dropped. The stream replays the run's history first; a change older than what
+ * is shown already (a lower state, fewer kernels) is skipped, so the view only moves forward. On a
+ * terminal the run is also read every {@link #refresh} for heartbeat times, which change without
+ * events.
+ */
+final class RunWatcher {
+
+  private static final int BAR_WIDTH = 10;
+  private static final int ERROR_WIDTH = 60;
+
+  private final ApiClient client;
+  private final String runId;
+  private final PrintWriter out;
+  private final boolean interactive;
+  private final Map<String, SimView> sims = new LinkedHashMap<>();
+  private final BlockingQueue<RunEvents.Signal> signals = new LinkedBlockingQueue<>();
+
+  /** How often a terminal view is redrawn when nothing happens (heartbeat ages tick). */
+  Duration tick = Duration.ofSeconds(1);
+
+  /** How often a terminal view reads the run again for heartbeat times. */
+  Duration refresh = Duration.ofSeconds(2);
+
+  private String traceId;
+
+  /** Why the event stream is down, shown under the lines; null while it is up. */
+  private String problem;
+
+  /** Why the last read of the run (for heartbeat times) failed; null when it worked. */
+  private String refreshProblem;
+
+  private Duration serverOffset = Duration.ZERO;
+  private int drawnLines;
+  private String drawnBlock;
+  private int configWidth;
+
+  RunWatcher(ApiClient client, String runId, PrintWriter out, boolean interactive) {
+    this.client = client;
+    this.runId = runId;
+    this.out = out;
+    this.interactive = interactive;
+  }
+
+  /** Watches until the run has finished: 0 when it succeeded, 1 otherwise. */
+  int watch() throws InterruptedException {
+    JsonNode run = client.get(path());
+    traceId = Formats.text(run, "trace_id");
+    for (JsonNode sim : run.path("sims")) {
+      SimView view = new SimView(Formats.text(sim, "id"));
+      view.take(sim);
+      sims.put(view.id, view);
+      configWidth = Math.max(configWidth, view.config.length());
+    }
+    serverOffset = offset(run, Instant.now());
+    out.println(
+        "Watching run "
+            + runId
+            + " on trace "
+            + traceId
+            + ": "
+            + sims.size()
+            + " sims ("
+            + RunsListCommand.entries(run)
+            + ")"
+            + (allFinished() ? "" : "; Ctrl-C stops watching, the run goes on"));
+    if (!allFinished()) {
+      follow();
+    }
+    return finish();
+  }
+
+  private void follow() throws InterruptedException {
+    if (!interactive) {
+      for (SimView sim : sims.values()) {
+        printLine(sim, sim.heartbeatAge(Instant.now().plus(serverOffset)));
+      }
+    }
+    long lastRefresh = System.nanoTime();
+    RunEvents events = new RunEvents(client, runId, signals).start();
+    try {
+      while (!allFinished()) {
+        if (interactive) {
+          draw();
+        }
+        RunEvents.Signal signal = signals.poll(tick.toMillis(), TimeUnit.MILLISECONDS);
+        while (signal != null) {
+          handle(signal);
+          signal = signals.poll();
+        }
+        if (interactive && System.nanoTime() - lastRefresh >= refresh.toNanos()) {
+          refreshHeartbeats();
+          lastRefresh = System.nanoTime();
+        }
+      }
+      if (interactive) {
+        draw();
+      }
+    } finally {
+      events.close();
+    }
+  }
+
+  private void handle(RunEvents.Signal signal) {
+    switch (signal) {
+      case RunEvents.Event event -> {
+        if (!"sim".equals(event.kind())) {
+          return;
+        }
+        JsonNode data = event.envelope().path("data");
+        SimView sim = sims.get(Formats.text(data, "id"));
+        if (sim == null || !sim.take(data)) {
+          return;
+        }
+        if (!interactive && sim.changedSincePrinted()) {
+          Instant at = Formats.instant(Formats.text(event.envelope(), "at"));
+          printLine(sim, at == null ? null : sim.heartbeatAge(at));
+        }
+      }
+      case RunEvents.Dropped dropped -> {
+        String note = "event stream dropped (" + dropped.reason() + "); reconnecting";
+        if (!interactive && problem == null) {
+          out.println("  (" + note + ")");
+          out.flush();
+        }
+        problem = note;
+      }
+      case RunEvents.Connected connected -> {
+        if (connected.resumed() && !interactive) {
+          out.println("  (event stream reconnected)");
+          out.flush();
+        }
+        problem = null;
+      }
+      case RunEvents.Refused refused -> throw refused.error();
+    }
+  }
+
+  /** Reads the run again for heartbeat times; a failure only shows, the stream reconnects. */
+  private void refreshHeartbeats() throws InterruptedException {
+    try {
+      JsonNode run = client.get(path());
+      for (JsonNode sim : run.path("sims")) {
+        SimView view = sims.get(Formats.text(sim, "id"));
+        if (view != null) {
+          view.heartbeat(Formats.instant(Formats.text(sim, "last_heartbeat_at")));
+        }
+      }
+      serverOffset = offset(run, Instant.now());
+      refreshProblem = null;
+    } catch (ApiClient.ApiException e) {
+      refreshProblem = e.getMessage();
+    }
+  }
+
+  private int finish() throws InterruptedException {
+    String state;
+    try {
+      state = Formats.text(client.get(path()), "state");
+    } catch (ApiClient.ApiException e) {
+      state = derivedState();
+    }
+    if (!interactive || drawnLines == 0) {
+      for (SimView sim : sims.values()) {
+        if (sim.changedSincePrinted()) {
+          printLine(sim, null);
+        }
+      }
+    }
+    Map<String, Integer> byState = new LinkedHashMap<>();
+    for (SimView sim : sims.values()) {
+      byState.merge(sim.state, 1, Integer::sum);
+    }
+    List<String> counts = new ArrayList<>();
+    byState.forEach((name, count) -> counts.add(count + " " + name));
+    out.println("Run " + runId + " " + state + ": " + String.join(", ", counts));
+    for (SimView sim : sims.values()) {
+      if (sim.error != null) {
+        out.println("  " + sim.label(configWidth) + " " + sim.state + ": " + sim.error);
+      }
+    }
+    if (byState.getOrDefault("succeeded", 0) > 0) {
+      out.println("Compare the configs with: cascade runs results " + runId);
+    }
+    out.flush();
+    return "succeeded".equals(state) ? 0 : 1;
+  }
+
+  /** The run's state as the server derives it, from the sims seen, when it cannot be asked. */
+  private String derivedState() {
+    long succeeded = sims.values().stream().filter(s -> s.state.equals("succeeded")).count();
+    long cancelled = sims.values().stream().filter(s -> s.state.equals("cancelled")).count();
+    if (succeeded == sims.size()) {
+      return "succeeded";
+    }
+    if (succeeded > 0) {
+      return "partial";
+    }
+    return cancelled > 0 ? "cancelled" : "failed";
+  }
+
+  private boolean allFinished() {
+    return sims.values().stream().allMatch(SimView::finished);
+  }
+
+  private void printLine(SimView sim, Duration heartbeatAge) {
+    out.println("  " + sim.line(configWidth, heartbeatAge));
+    sim.printed();
+    out.flush();
+  }
+
+  /** Redraws the block in place: back to its first line, clear to the end, print it again. */
+  private void draw() {
+    Instant serverNow = Instant.now().plus(serverOffset);
+    List<String> lines = new ArrayList<>();
+    long finished = sims.values().stream().filter(SimView::finished).count();
+    lines.add("  " + finished + " of " + sims.size() + " sims finished");
+    for (SimView sim : sims.values()) {
+      lines.add("  " + sim.line(configWidth, sim.heartbeatAge(serverNow)));
+    }
+    if (problem != null || refreshProblem != null) {
+      lines.add("  (" + (problem != null ? problem : refreshProblem) + ")");
+    }
+    String block = String.join("\n", lines);
+    if (block.equals(drawnBlock)) {
+      return; // nothing changed since the last frame
+    }
+    drawnBlock = block;
+    StringBuilder frame = new StringBuilder();
+    if (drawnLines > 0) {
+      frame.append("\033[").append(drawnLines).append('F').append("\033[J");
+    }
+    for (String line : lines) {
+      frame.append(line).append('\n');
+    }
+    out.print(frame);
+    out.flush();
+    drawnLines = lines.size();
+  }
+
+  private String path() {
+    return "/api/runs/" + runId;
+  }
+
+  /**
+   * How far the server's clock is ahead of this one, from a sim's {@code last_heartbeat_at} and
+   * {@code heartbeat_age_s} (both by the server's clock); zero when no sim has had a heartbeat.
+   */
+  private static Duration offset(JsonNode run, Instant localNow) {
+    for (JsonNode sim : run.path("sims")) {
+      Instant last = Formats.instant(Formats.text(sim, "last_heartbeat_at"));
+      Double age = Formats.number(sim, "heartbeat_age_s");
+      if (last != null && age != null) {
+        Instant serverNow = last.plusMillis(Math.round(age * 1000));
+        return Duration.between(localNow, serverNow);
+      }
+    }
+    return Duration.ZERO;
+  }
+
+  /** True when stdout is a terminal, where lines can be redrawn in place. */
+  static boolean isTerminal() {
+    Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      // Java 22+: a console exists even when redirected; ask whether it is a terminal.
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true; // Java 21: a console exists only on a terminal
+    }
+  }
+
+  /** What is shown of one sim; it only moves forward (see {@link #take}). */
+  private static final class SimView {
+
+    final String id;
+    String config = "";
+    int replica;
+    String state = "pending";
+    int done;
+    int total;
+    String error;
+    Instant lastHeartbeat;
+    private boolean known;
+    private String printedKey;
+
+    SimView(String id) {
+      this.id = id;
+    }
+
+    /**
+     * Takes the sim's fields from {@code sim} (as the API writes a sim) unless they are older than
+     * what is shown: a lower state, or fewer kernels in the same one. Returns whether it took them.
+     */
+    boolean take(JsonNode sim) {
+      String newState = Formats.text(sim, "state");
+      int newDone = sim.path("kernels_done").asInt(0);
+      if (newState == null) {
+        return false;
+      }
+      int rank = rank(newState);
+      if (known && (rank < rank(state) || rank == rank(state) && newDone < done)) {
+        return false;
+      }
+      if (known && finished() && !newState.equals(state)) {
+        return false;
+      }
+      known = true;
+      config = Formats.text(sim, "gpu_config") == null ? config : Formats.text(sim, "gpu_config");
+      replica = sim.path("replica").asInt(replica);
+      state = newState;
+      done = newDone;
+      total = sim.path("kernels_total").asInt(total);
+      error = Formats.text(sim, "error");
+      heartbeat(Formats.instant(Formats.text(sim, "last_heartbeat_at")));
+      return true;
+    }
+
+    void heartbeat(Instant at) {
+      if (at != null && (lastHeartbeat == null || at.isAfter(lastHeartbeat))) {
+        lastHeartbeat = at;
+      }
+    }
+
+    boolean finished() {
+      return rank(state) == 3;
+    }
+
+    Duration heartbeatAge(Instant serverNow) {
+      return lastHeartbeat == null ? null : Duration.between(lastHeartbeat, serverNow);
+    }
+
+    boolean changedSincePrinted() {
+      return !key().equals(printedKey);
+    }
+
+    void printed() {
+      printedKey = key();
+    }
+
+    private String key() {
+      return state + "/" + done + "/" + total;
+    }
+
+    String label(int configWidth) {
+      return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
+    }
+
+    /** {@code SM90_H100 #0 [######....] 3/5 running heartbeat 1.2s ago}. */
+    String line(int configWidth, Duration heartbeatAge) {
+      StringBuilder line = new StringBuilder();
+      line.append(label(configWidth)).append("  ");
+      line.append(Formats.bar(done, total, BAR_WIDTH)).append("  ");
+      line.append(String.format(Locale.ROOT, "%-9s", state));
+      if (!finished()) {
+        line.append("  ")
+            .append(
+                heartbeatAge == null
+                    ? "no heartbeat yet"
+                    : "heartbeat " + Formats.duration(heartbeatAge) + " ago");
+      } else if (error != null) {
+        line.append("  ").append(Formats.shorten(error, ERROR_WIDTH));
+      }
+      return line.toString().stripTrailing();
+    }
+
+    /** pending 0, launching 1, running and lost (and any state unknown here) 2, finished 3. */
+    private static int rank(String state) {
+      return switch (state) {
+        case "pending" -> 0;
+        case "launching" -> 1;
+        case "succeeded", "failed", "cancelled" -> 3;
+        default -> 2;
+      };
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.cascade.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cascade runs results ID}: the run's comparison, per GPU config, per kernel and in total:
+ * cycles, instructions, IPC and simulated time as mean ± stdev [min..max] across the config's
+ * succeeded replicas.
+ */
+@Command(
+    name = "results",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compare a run's GPU configs: per config, per kernel and in total, cycles, instructions,"
+          + " IPC and simulated time (cycles / core clock) as mean ± stdev [min..max] across the"
+          + " config's succeeded replicas. Readable while the run goes on: it shows what has"
+          + " finished so far.",
+      "Exit code 0 when shown, 1 when there is no such run or the server could not be asked,"
+          + " 2 on a usage error."
+    })
+final class RunsResultsCommand implements Callable<Integer> {
+
+  private static final int KERNEL_WIDTH = 64;
+
+  @Spec CommandSpec spec;
+
+  @Mixin ApiOptions api;
+
+  @Parameters(paramLabel = "ID", description = "The run id.")
+  String id;
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  Format format = new Format();
+
+  static final class Format {
+    @Option(names = "--json", description = "Print the API's JSON of the results.")
+    boolean json;
+
+    @Option(
+        names = "--csv",
+        description =
+            "Print the API's CSV: a row per config and kernel, and a total row per config, with"
+                + " _mean, _stdev, _min and _max columns per measure.")
+    boolean csv;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    String runId = RunsCommand.requireRunId(spec, id);
+    ApiClient client = api.client();
+    PrintWriter out = spec.commandLine().getOut();
+    if (format.csv) {
+      out.print(client.text("/api/runs/" + runId + "/results.csv"));
+    } else {
+      JsonNode results = client.get("/api/runs/" + runId + "/results");
+      if (format.json) {
+        out.println(Formats.json(results));
+      } else {
+        print(out, results);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  static void print(PrintWriter out, JsonNode results) {
+    out.println(
+        "Results of run "
+            + Formats.text(results, "run_id")
+            + " on trace "
+            + Formats.text(results, "trace_id")
+            + " ("
+            + Formats.text(results, "state")
+            + "): mean ± stdev [min..max] across succeeded replicas");
+    JsonNode configs = results.path("configs");
+    out.println();
+    out.println("Whole trace, per GPU config:");
+    TextTable totals = measuresTable("CONFIG").indent("  ");
+    for (JsonNode config : configs) {
+      addRow(totals, Formats.text(config, "gpu_config"), config.path("total"));
+    }
+    totals.print(out);
+    for (JsonNode config : configs) {
+      out.println();
+      out.println(header(config));
+      JsonNode kernels = config.path("kernels");
+      if (kernels.isEmpty()) {
+        out.println("  no kernel results yet: no replica of it has succeeded");
+      } else {
+        TextTable table = measuresTable("KERNEL").indent("  ");
+        for (JsonNode kernel : kernels) {
+          addRow(table, kernelName(kernel), kernel);
+        }
+        addRow(table, "total", config.path("total"));
+        table.print(out);
+      }
+      for (JsonNode note : config.path("notes")) {
+        out.println("  note: " + note.asText());
+      }
+    }
+  }
+
+  private static TextTable measuresTable(String first) {
+    return new TextTable(first, ">N", "CYCLES", "INSTRUCTIONS", "IPC", "SIM TIME (us)");
+  }
+
+  private static void addRow(TextTable table, String name, JsonNode row) {
+    table.row(
+        name,
+        row.path("n").asInt(),
+        Formats.spread(row.path("cycles"), 0),
+        Formats.spread(row.path("instructions"), 0),
+        Formats.spread(row.path("ipc"), 3),
+        Formats.spread(row.path("simulated_time_us"), 3));
+  }
+
+  /** {@code SM90_H100 sm_90, 1980 MHz: 2 of 2 replicas succeeded}. */
+  private static String header(JsonNode config) {
+    Double clock = Formats.number(config, "clock_mhz");
+    return Formats.text(config, "gpu_config")
+        + "  "
+        + (Formats.text(config, "arch") == null ? "unknown arch" : Formats.text(config, "arch"))
+        + ", "
+        + (clock == null ? "unknown clock" : Formats.decimal(clock, 0) + " MHz")
+        + ": "
+        + config.path("succeeded").asInt()
+        + " of "
+        + config.path("replicas").asInt()
+        + " replicas succeeded";
+  }
+
+  /**
+   * The kernel's name, shortened in the middle past {@value #KERNEL_WIDTH} characters (the JSON and
+   * CSV have it whole); {@code name#2} for its third launch in the log (instance 2).
+   */
+  private static String kernelName(JsonNode kernel) {
+    int instance = kernel.path("instance").asInt(0);
+    String name = Formats.text(kernel, "name");
+    String shown = Formats.shorten(name, KERNEL_WIDTH);
+    return instance == 0 ? shown : String.format(Locale.ROOT, "%s#%d", shown, instance);
+  }
+}

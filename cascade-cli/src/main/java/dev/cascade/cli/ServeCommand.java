@@ -1,0 +1,157 @@
+package dev.cascade.cli;
+
+import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeServer;
+import dev.cascade.core.ServerSettings;
+import dev.cascade.core.SimCommands;
+import dev.cascade.s3.EmbeddedS3;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cascade serve}: the app. The HTTP API and web UI, the embedded S3 endpoint, the trace
+ * store and the run manager, until SIGTERM or Ctrl-C. Sims are left running on the way out; they
+ * report again after the next start.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run Cascade: the web UI and HTTP API, the embedded S3 endpoint for uploads, and the sims.",
+      "An empty data dir gets a runnable demo trace and a sample trace."
+    })
+final class ServeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "HTTP port (default ${DEFAULT-VALUE}).")
+  int port = ServerSettings.DEFAULT_PORT;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      description =
+          "Address to listen on (default ${DEFAULT-VALUE}); any other than loopback needs"
+              + " CASCADE_TOKEN.")
+  String bind = ServerSettings.DEFAULT_BIND;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description = "Where Cascade keeps everything (default $CASCADE_DATA_DIR, else ./data).")
+  Path dataDir;
+
+  @Option(
+      names = "--sims",
+      paramLabel = "LAUNCHER",
+      description = "Where sims run: local or sail (default ${DEFAULT-VALUE}).")
+  String sims = "local";
+
+  @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
+  boolean noS3;
+
+  @Option(
+      names = "--s3-port",
+      paramLabel = "PORT",
+      description = "Port of the embedded S3 endpoint (default ${DEFAULT-VALUE}).")
+  int s3Port = EmbeddedS3.DEFAULT_PORT;
+
+  /** Tests count it down to stop the server; in use, SIGTERM or Ctrl-C does. */
+  final CountDownLatch stop = new CountDownLatch(1);
+
+  /** Called once the app listens; tests read where. */
+  volatile CascadeServer server;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Map<String, String> environment = System.getenv();
+    Path data = AppSetup.dataDir(dataDir, environment);
+    List<AutoCloseable> running = new ArrayList<>();
+    Thread shutdown = new Thread(() -> closeAll(running), "cascade-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdown);
+    try {
+      SimCommands.Choice simCommand = SimCommands.choose(environment, data);
+      ServerSettings serverSettings =
+          ServerSettings.defaults().withBind(bind).withPort(port).withTokenFrom(environment);
+      Cascade cascade =
+          AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
+      List<String> seeded = AppSetup.seedIfNew(data);
+      cascade.start();
+      running.add(0, cascade);
+      CascadeServer started = cascade.server().orElseThrow();
+      EmbeddedS3 s3 = null;
+      if (!noS3) {
+        s3 =
+            EmbeddedS3.builder()
+                .dataDir(data)
+                .bind(bind)
+                .port(s3Port)
+                .credentialsFrom(environment)
+                .build()
+                .start();
+        running.add(0, s3);
+      }
+      server = started;
+      out.println("Cascade is running: open " + started.url() + "/");
+      out.println("  data       " + data);
+      out.println("  sims       " + sims + " launcher, " + simCommand.description());
+      out.println("  configs    " + cascade.configs().source());
+      if (!seeded.isEmpty()) {
+        out.println("  seeded     " + String.join(", ", seeded) + " (a new data dir)");
+      }
+      if (s3 != null) {
+        out.println(
+            "  s3         "
+                + s3.endpoint()
+                + " bucket "
+                + s3.bucket()
+                + ", traces under accelsim-traces/<trace id>/");
+        if (s3.credentials().generated()) {
+          out.println(
+              "             access key "
+                  + s3.credentials().accessKey()
+                  + ", secret key "
+                  + s3.credentials().secretKey()
+                  + " (generated: set CASCADE_S3_ACCESS_KEY and CASCADE_S3_SECRET_KEY to choose)");
+        }
+      }
+      out.println("Stop with Ctrl-C; running sims keep going and report again after a restart.");
+      out.flush();
+      stop.await();
+      return 0;
+    } finally {
+      closeAll(running);
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdown);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is already closing everything.
+      }
+    }
+  }
+
+  private static void closeAll(List<AutoCloseable> running) {
+    synchronized (running) {
+      for (AutoCloseable closeable : running) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          System.err.println("cascade: closing " + closeable + " failed: " + e.getMessage());
+        }
+      }
+      running.clear();
+    }
+  }
+}
