@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  *     CASCADE_UPLOAD_QUIET_S}, 10 s)
  * @param traceRescanInterval how often the traces folder is rescanned besides being watched
  * @param finishedStopDelay how long a sim that reported its end has to exit before it is stopped
- * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD})
+ * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD}); by default what {@link
+ *     SimCommands#choose} picks: the sim agent with Accel-Sim or with the emulator
  * @param simEnvironment extra variables every sim gets
  * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}), asked at each launch; null
  *     means the URL of the server Cascade starts
@@ -257,7 +258,9 @@ public record CascadeSettings(
           uploadQuietPeriod,
           traceRescanInterval,
           finishedStopDelay,
-          simCommand,
+          simCommand.isEmpty()
+              ? SimCommands.choose(System.getenv(), dataDir).command()
+              : simCommand,
           simEnvironment,
           mainUrl,
           server != null || noServer || mainUrl != null
