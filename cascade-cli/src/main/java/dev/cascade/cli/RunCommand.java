@@ -25,7 +25,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +56,9 @@ final class RunCommand implements Callable<Integer> {
   private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
   @Spec CommandSpec spec;
+
+  /** The environment settings come from; tests replace it. */
+  Map<String, String> environment = System.getenv();
 
   @Parameters(index = "0", paramLabel = "TRACE", description = "A trace id or a trace folder.")
   String trace;
@@ -86,7 +93,7 @@ final class RunCommand implements Callable<Integer> {
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
     }
-    Map<String, String> environment = System.getenv();
+    Map<String, String> environment = this.environment;
     boolean folder = TraceImport.isFolder(trace);
     Path data;
     Path temporary = null;
@@ -176,48 +183,63 @@ final class RunCommand implements Callable<Integer> {
 
   private static Trace awaitReady(Cascade cascade, String traceId, PrintWriter progress)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TRACE_READY_TIMEOUT.toNanos();
-    boolean told = false;
-    while (true) {
+    BlockingQueue<Trace> changes = new LinkedBlockingQueue<>();
+    Consumer<Trace> listener =
+        trace -> {
+          if (trace.id().equals(traceId)) {
+            changes.add(trace);
+          }
+        };
+    cascade.traces().addListener(listener);
+    try {
+      long deadline = System.nanoTime() + TRACE_READY_TIMEOUT.toNanos();
       cascade.traces().rescan();
       Optional<Trace> found = cascade.traces().find(traceId);
-      if (found.isPresent() && found.get().state() == TraceState.READY) {
-        return found.get();
+      boolean told = false;
+      while (true) {
+        if (found.isPresent() && found.get().state() == TraceState.READY) {
+          return found.get();
+        }
+        if (found.isPresent() && found.get().state() == TraceState.FAILED) {
+          throw new CascadeException(
+              ErrorCode.CONFLICT,
+              "trace \"" + traceId + "\" failed: " + found.get().reason(),
+              "trace_id");
+        }
+        if (found.isEmpty()
+            && !Files.isDirectory(cascade.traces().tracesFolder().resolve(traceId))) {
+          throw new CascadeException(
+              ErrorCode.NOT_FOUND,
+              "there is no trace \""
+                  + traceId
+                  + "\" in "
+                  + cascade.traces().tracesFolder()
+                  + "; give a trace id from there, or a folder holding a trace",
+              "trace_id");
+        }
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          throw new CascadeException(
+              ErrorCode.UNAVAILABLE,
+              "trace \""
+                  + traceId
+                  + "\" is still "
+                  + found.map(t -> t.state().wireName()).orElse("unknown")
+                  + " after "
+                  + TRACE_READY_TIMEOUT.toMinutes()
+                  + " minutes",
+              "trace_id");
+        }
+        if (!told) {
+          progress.println("Waiting for trace " + traceId + " to be ready...");
+          progress.flush();
+          told = true;
+        }
+        Trace changed = changes.poll(Math.min(remaining, 1_000_000_000L), TimeUnit.NANOSECONDS);
+        found = changed != null ? Optional.of(changed) : cascade.traces().find(traceId);
       }
-      if (found.isPresent() && found.get().state() == TraceState.FAILED) {
-        throw new CascadeException(
-            ErrorCode.CONFLICT,
-            "trace \"" + traceId + "\" failed: " + found.get().reason(),
-            "trace_id");
-      }
-      if (found.isEmpty() && !Files.isDirectory(cascade.traces().tracesFolder().resolve(traceId))) {
-        throw new CascadeException(
-            ErrorCode.NOT_FOUND,
-            "there is no trace \""
-                + traceId
-                + "\" in "
-                + cascade.traces().tracesFolder()
-                + "; give a trace id from there, or a folder holding a trace",
-            "trace_id");
-      }
-      if (System.nanoTime() > deadline) {
-        throw new CascadeException(
-            ErrorCode.UNAVAILABLE,
-            "trace \""
-                + traceId
-                + "\" is still "
-                + found.map(t -> t.state().wireName()).orElse("unknown")
-                + " after "
-                + TRACE_READY_TIMEOUT.toMinutes()
-                + " minutes",
-            "trace_id");
-      }
-      if (!told) {
-        progress.println("Waiting for trace " + traceId + " to be ready...");
-        progress.flush();
-        told = true;
-      }
-      Thread.sleep(200); // polling the trace store; nothing to wait on in-process
+    } finally {
+      cascade.traces().removeListener(listener);
     }
   }
 

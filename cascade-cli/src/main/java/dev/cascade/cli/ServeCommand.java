@@ -33,6 +33,9 @@ final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** The environment settings come from; tests replace it. */
+  Map<String, String> environment = System.getenv();
+
   @Option(
       names = "--port",
       paramLabel = "PORT",
@@ -77,7 +80,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Map<String, String> environment = System.getenv();
+    Map<String, String> environment = this.environment;
     Path data = AppSetup.dataDir(dataDir, environment);
     List<AutoCloseable> running = new ArrayList<>();
     Thread shutdown = new Thread(() -> closeAll(running), "cascade-shutdown");

@@ -1,0 +1,141 @@
+package dev.cascade.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+final class RunCommandIT {
+
+  private static final Path FIXTURES =
+      Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"));
+  private static final Map<String, String> FAST = Map.of("CASCADE_EMULATE_SPEED", "0");
+
+  @TempDir Path dataDir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    RunCommand command = new RunCommand();
+    command.environment = FAST;
+    CommandLine commandLine = new CommandLine(command);
+    commandLine.setExecutionExceptionHandler(new FailureHandler());
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+    return commandLine.execute(args);
+  }
+
+  @Test
+  void run_demoOnTwoConfigs_printsTheComparisonAsJsonAndExitsZero() throws Exception {
+    int exit =
+        run("demo", "SM90_H100:2", "SM90_H200:1", "--data-dir", dataDir.toString(), "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode result = new ObjectMapper().readTree(out.toString());
+    assertThat(result.get("state").asText()).isEqualTo("succeeded");
+    assertThat(result.get("kernel_count").asInt()).isEqualTo(5);
+    assertThat(result.get("configs")).hasSize(2);
+    assertThat(result.get("configs").get(0).get("gpu_config").asText()).isEqualTo("SM90_H100");
+    assertThat(result.get("configs").get(0).get("succeeded").asInt()).isEqualTo(2);
+    assertThat(err.toString()).contains("[##########] 5/5").contains("succeeded");
+  }
+
+  @Test
+  void run_demo_printsLiveProgressThenATable() {
+    int exit = run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("SM90_H100 #0")
+        .contains("5/5")
+        .contains("Whole trace, per GPU config:")
+        .containsPattern("SM90_H100\\s+1\\s+\\d+");
+  }
+
+  @Test
+  void run_aRealTraceFolder_runsOnItsOwnArchitecture() throws Exception {
+    Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
+    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+
+    int exit = run(gemm.toString(), "SM80_A100:1", "--data-dir", dataDir.toString(), "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode result = new ObjectMapper().readTree(out.toString());
+    assertThat(result.get("kernel_count").asInt()).isEqualTo(8);
+    assertThat(result.get("configs").get(0).get("kernels")).hasSize(8);
+  }
+
+  @Test
+  void run_anUnknownTrace_failsNamingIt() {
+    int exit = run("nope", "SM90_H100:1", "--data-dir", dataDir.toString());
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).startsWith("cascade: ").contains("no trace \"nope\"");
+  }
+
+  @Test
+  void run_aConfigOfAnotherArchitecture_failsNamingTheConfig() {
+    int exit = run("demo", "SM80_A100:1", "--data-dir", dataDir.toString());
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).contains("SM80_A100").contains("sm_80").contains("sm_90");
+  }
+
+  @Test
+  void run_aMalformedEntry_isAUsageError() {
+    assertThat(run("demo", "SM90_H100:many", "--data-dir", dataDir.toString())).isEqualTo(2);
+  }
+
+  @Test
+  void serve_seedsANewDataDirAnswersAndStops() throws Exception {
+    ServeCommand serve = new ServeCommand();
+    serve.environment = FAST;
+    CommandLine commandLine = new CommandLine(serve);
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(err, true));
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> exit =
+          thread.submit(
+              () ->
+                  commandLine.execute("--data-dir", dataDir.toString(), "--port", "0", "--no-s3"));
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> serve.server != null || exit.isDone());
+      assertThat(serve.server).as(err.toString()).isNotNull();
+      HttpResponse<String> traces =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(serve.server.url() + "/api/traces")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(traces.statusCode()).isEqualTo(200);
+      assertThat(traces.body()).contains("\"demo\"").contains("\"sample-llama-mlp\"");
+      assertThat(out.toString()).contains("Cascade is running: open http://127.0.0.1:");
+
+      serve.stop.countDown();
+
+      assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
+    } finally {
+      serve.stop.countDown();
+      thread.shutdownNow();
+    }
+  }
+}
