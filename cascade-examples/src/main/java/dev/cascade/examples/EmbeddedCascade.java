@@ -1,0 +1,102 @@
+package dev.cascade.examples;
+
+import dev.cascade.core.Cascade;
+import dev.cascade.core.LocalLauncher;
+import dev.cascade.core.SimCommands;
+import dev.cascade.core.Trace;
+import dev.cascade.core.TraceState;
+import dev.cascade.core.TraceStore;
+import dev.cascade.core.internal.demo.DemoTraceSeeder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * How the examples start Cascade in a program, with two helpers every embedder needs around it:
+ * writing the demo trace, and waiting until a trace is ready to run.
+ */
+public final class EmbeddedCascade {
+
+  private EmbeddedCascade() {}
+
+  // tag::start[]
+  /**
+   * Starts Cascade in {@code dataDir}, set up by {@code environment} as {@code cascade serve} is:
+   * {@code CASCADE_ACCELSIM_DIR} for a real Accel-Sim (else the emulator), {@code
+   * CASCADE_EMULATE_SPEED}, {@code CASCADE_UPLOAD_QUIET_S}, ... Close it when done; sims still
+   * running keep running and report again after the next start on the same data dir.
+   */
+  public static Cascade start(Path dataDir, Map<String, String> environment) {
+    return Cascade.builder()
+        .fromEnvironment(environment) // CASCADE_* settings, and the GPU config catalog
+        .dataDir(dataDir)
+        .launcher(new LocalLauncher()) // each sim a local process
+        .simCommand(SimCommands.choose(environment, dataDir).command()) // emulator or Accel-Sim
+        .simEnvironment(environment) // what sims see besides Cascade's own variables
+        .build()
+        .start(); // with its HTTP server on a free port of 127.0.0.1: sims report there
+  }
+
+  // end::start[]
+
+  /**
+   * Writes Cascade's demo trace (five kernels of one decoder layer's self-attention, {@code sm_90})
+   * into a data dir that has no traces yet, as {@code cascade serve} does for a new one.
+   */
+  public static void seedDemoTrace(Path dataDir) throws IOException {
+    Path traces = dataDir.resolve("s3").resolve("cascade").resolve("accelsim-traces");
+    if (!Files.exists(traces.resolve(DemoTraceSeeder.DEMO_ID))) {
+      DemoTraceSeeder.seedIfEmpty(traces);
+    }
+  }
+
+  /**
+   * Waits until trace {@code id} is ready to run: a trace's files must have been still for the
+   * upload quiet period, then it is processed.
+   *
+   * @throws IllegalStateException when it failed, or is not ready within {@code timeout}
+   */
+  public static Trace awaitReady(TraceStore traces, String id, Duration timeout)
+      throws InterruptedException {
+    CompletableFuture<Trace> settled = new CompletableFuture<>();
+    Consumer<Trace> listener =
+        trace -> {
+          if (trace.id().equals(id)
+              && (trace.state() == TraceState.READY || trace.state() == TraceState.FAILED)) {
+            settled.complete(trace);
+          }
+        };
+    traces.addListener(listener);
+    try {
+      traces
+          .find(id)
+          .filter(t -> t.state() == TraceState.READY || t.state() == TraceState.FAILED)
+          .ifPresent(settled::complete);
+      Trace trace = settled.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      if (trace.state() == TraceState.FAILED) {
+        throw new IllegalStateException("trace \"" + id + "\" failed: " + trace.reason());
+      }
+      return trace;
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "trace \""
+              + id
+              + "\" is not ready after "
+              + timeout.toSeconds()
+              + " s; it is "
+              + traces.find(id).map(t -> t.state().wireName()).orElse("not there"),
+          e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("waiting for trace \"" + id + "\" failed", e.getCause());
+    } finally {
+      traces.removeListener(listener);
+    }
+  }
+}

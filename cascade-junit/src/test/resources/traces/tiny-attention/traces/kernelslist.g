@@ -1,0 +1,2 @@
+kernel-1.traceg.xz
+kernel-3.traceg.xz
