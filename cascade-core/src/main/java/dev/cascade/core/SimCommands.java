@@ -66,9 +66,10 @@ public final class SimCommands {
     }
     List<String> command = agent(dataDir);
     command.add("--emulate");
-    if (!environment.containsKey("CASCADE_EMULATE_SPEED")) {
-      command.addAll(List.of("--speed", DEMO_SPEED));
-    }
+    // Spelled out, so the sims get it even when the environment given here is not the process's.
+    String speed = environment.get("CASCADE_EMULATE_SPEED");
+    command.addAll(
+        List.of("--speed", speed == null || speed.isBlank() ? DEMO_SPEED : speed.strip()));
     String why =
         environment.containsKey("CASCADE_ACCELSIM_DIR")
             ? "the emulator (no " + ACCELSIM_BINARY + " under CASCADE_ACCELSIM_DIR)"
