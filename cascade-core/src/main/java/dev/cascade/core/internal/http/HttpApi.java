@@ -17,7 +17,8 @@ import java.util.Objects;
 
 /**
  * The HTTP API on Javalin (Jetty, virtual threads): every route of DESIGN.md sections 7 and 8, the
- * error mapping, and the metrics. {@link dev.cascade.core.CascadeServer} is its public face.
+ * error mapping, the metrics, and the web UI's static files ({@link StaticFiles}). {@link
+ * dev.cascade.core.CascadeServer} is its public face.
  */
 public final class HttpApi implements AutoCloseable {
 
@@ -70,6 +71,8 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new OutputRoutes(runs, cascade.results(), cascade.configs(), auth)
                   .register(config.routes);
+              // The web UI: its page and files from the jar, outside /api and without a token.
+              new StaticFiles().register(config.routes);
             });
     try {
       app.start();

@@ -1,0 +1,155 @@
+// The HTTP API, with the user's token when the server needs one.
+
+const TOKEN_KEY = 'cascade.token';
+
+/** An error answer of the API: its status and its body's `code`, `message` and `field`. */
+export class ApiError extends Error {
+  constructor(status, code, message, field) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field ?? null;
+  }
+}
+
+/** The token this tab uses, or null. */
+export function token() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(value) {
+  try {
+    if (value) {
+      sessionStorage.setItem(TOKEN_KEY, value);
+    } else {
+      sessionStorage.removeItem(TOKEN_KEY);
+    }
+  } catch {
+    // Storage is off: the token lasts until the page is left.
+  }
+  window.dispatchEvent(new CustomEvent('cascade-token'));
+}
+
+/** The Authorization header for the stored token, if there is one. */
+export function authHeaders() {
+  const value = token();
+  return value ? { Authorization: `Bearer ${value}` } : {};
+}
+
+/** The ApiError an error response stands for. */
+export async function errorFromResponse(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not the API's JSON (a proxy's page, say): the status says enough.
+  }
+  const error = body && body.error;
+  return new ApiError(
+    response.status,
+    error?.code || `http_${response.status}`,
+    error?.message || `The server answered ${response.status} ${response.statusText || ''}`.trim(),
+    error?.field,
+  );
+}
+
+let askForToken = async () => {
+  throw new ApiError(401, 'unauthorized', 'this server needs a token');
+};
+
+/** How to ask the person for a token (set once by the app): resolves when one may be stored. */
+export function onTokenNeeded(handler) {
+  askForToken = handler;
+}
+
+/** Asks for a token because of `error`; shared by every request that needs one at once. */
+let pendingAsk = null;
+export function requestToken(error) {
+  if (!pendingAsk) {
+    pendingAsk = askForToken(error).finally(() => {
+      pendingAsk = null;
+    });
+  }
+  return pendingAsk;
+}
+
+/**
+ * Calls the API: `GET path`, or `method` with `body` as JSON. Returns the parsed JSON. Throws an
+ * ApiError for an error answer, and a TypeError when the server cannot be reached. A 401 or 403
+ * asks for a token and tries again.
+ */
+export async function api(path, { method = 'GET', body, signal } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const headers = { Accept: 'application/json', ...authHeaders() };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+    }
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
+    if (response.ok) {
+      return response.status === 204 ? null : response.json();
+    }
+    const error = await errorFromResponse(response);
+    if ((error.status === 401 || error.status === 403) && attempt < 5) {
+      await requestToken(error);
+      continue;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Opens what `path` answers (a log, a CSV) for the person: a plain link does it when there is no
+ * token; with one, it is fetched with the token and handed over as a file.
+ */
+export async function download(path, filename) {
+  const response = await fetch(path, { headers: authHeaders(), cache: 'no-store' });
+  if (!response.ok) {
+    const error = await errorFromResponse(response);
+    if (error.status === 401 || error.status === 403) {
+      await requestToken(error);
+      return download(path, filename);
+    }
+    throw error;
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+/**
+ * A link to an API file that works with and without a token: a real link (copyable, opens in a
+ * tab) that is fetched with the token when one is stored.
+ */
+export function fileLink(path, filename, label, attrs = {}) {
+  const link = document.createElement('a');
+  link.href = path;
+  link.textContent = label;
+  for (const [key, value] of Object.entries(attrs)) {
+    link.setAttribute(key, value);
+  }
+  link.addEventListener('click', (event) => {
+    if (token()) {
+      event.preventDefault();
+      download(path, filename).catch((error) => {
+        link.title = error.message;
+      });
+    }
+  });
+  return link;
+}

@@ -1,0 +1,219 @@
+// Results (#/runs/{id}/results): per config, per kernel and in total, cycles, IPC and simulated
+// time as charts with the spread across replicas, the numbers as tables, and the CSV.
+
+import { api, fileLink } from './api.js';
+import { h, replace, badge, cell } from './dom.js';
+import { count, number, compact } from './format.js';
+import { barChart, legend, colorOf } from './charts.js';
+import { loadFailed } from './screen.js';
+import { runHref } from './run.js';
+import { traceHref } from './traces.js';
+
+const METRICS = [
+  { key: 'cycles', title: 'Cycles', unit: 'cycles', format: compact, exact: count },
+  { key: 'ipc', title: 'IPC', unit: 'instructions per cycle', format: (v) => number(v, 3), exact: (v) => number(v, 4) },
+  { key: 'simulated_time_us', title: 'Simulated time', unit: 'µs (cycles / core clock)', format: (v) => `${number(v, 3)} µs`, exact: (v) => `${number(v, 5)} µs` },
+];
+
+function kernelLabel(kernel, index) {
+  return `${index + 1}. ${kernel.name}${kernel.instance > 0 ? ` (#${kernel.instance + 1})` : ''}`;
+}
+
+function replicaDetail(item, spread, format) {
+  return (item.replicas || []).map((replica, i) => `replica ${replica}: ${format(spread.values[i])}`).join(', ');
+}
+
+/** Kernels across configs, matched by (name, instance), in the order they first appear. */
+function kernelRows(configs) {
+  const keys = [];
+  const seen = new Set();
+  for (const config of configs) {
+    for (const kernel of config.kernels) {
+      const key = `${kernel.name}\u0000${kernel.instance}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        keys.push({ key, name: kernel.name, instance: kernel.instance });
+      }
+    }
+  }
+  return keys;
+}
+
+function find(config, key) {
+  return config.kernels.find((kernel) => `${kernel.name}\u0000${kernel.instance}` === key) || null;
+}
+
+function metricSection(metric, results, series, scale) {
+  const configs = results.configs;
+  const kernels = kernelRows(configs);
+  const totalChart = barChart({
+    title: `${metric.title}, whole trace (${metric.unit})`,
+    series,
+    format: metric.format,
+    groups: [{
+      label: 'All kernels',
+      bars: configs.map((config, i) => ({
+        series: i,
+        spread: config.total?.[metric.key],
+        detail: config.total ? replicaDetail(config.total, config.total[metric.key], metric.exact) : '',
+      })),
+    }],
+  }, scale);
+  const kernelChart = barChart({
+    title: `${metric.title} per kernel (${metric.unit})`,
+    series,
+    format: metric.format,
+    groups: kernels.map((kernel, index) => ({
+      label: kernelLabel(kernel, index),
+      title: kernel.name,
+      bars: configs.map((config, i) => {
+        const item = find(config, kernel.key);
+        return {
+          series: i,
+          spread: item?.[metric.key] ?? null,
+          detail: item ? replicaDetail(item, item[metric.key], metric.exact) : '',
+        };
+      }),
+    })),
+  }, scale);
+  const table = h('table', { class: 'list numbers' },
+    h('caption', { class: 'visually-hidden' }, `${metric.title}: mean, standard deviation, min and max across succeeded replicas`),
+    h('thead', {}, h('tr', {}, ['Kernel', 'Config', 'n', 'Mean', 'Stdev', 'Min', 'Max'].map((label) =>
+      h('th', { scope: 'col', class: ['n', 'Mean', 'Stdev', 'Min', 'Max'].includes(label) ? 'num' : null }, label)))),
+    h('tbody', {},
+      [...kernels.map((kernel, index) => ({ label: kernelLabel(kernel, index), pick: (c) => find(c, kernel.key) })),
+        { label: 'All kernels', pick: (c) => c.total }].flatMap(({ label, pick }) =>
+        configs.map((config) => {
+          const spread = pick(config)?.[metric.key];
+          const has = spread && spread.n > 0;
+          return h('tr', {},
+            cell('td', { 'data-label': 'Kernel', class: 'kernel-name' }, label),
+            cell('td', { 'data-label': 'Config' }, config.gpu_config),
+            cell('td', { 'data-label': 'n', class: 'num' }, spread ? spread.n : 0),
+            cell('td', { 'data-label': 'Mean', class: 'num' }, has ? metric.exact(spread.mean) : '—'),
+            cell('td', { 'data-label': 'Stdev', class: 'num' }, has ? metric.exact(spread.stdev) : '—'),
+            cell('td', { 'data-label': 'Min', class: 'num' }, has ? metric.exact(spread.min) : '—'),
+            cell('td', { 'data-label': 'Max', class: 'num' }, has ? metric.exact(spread.max) : '—'));
+        }))));
+  return h('section', { class: 'metric', 'aria-labelledby': `metric-${metric.key}`, dataset: { metric: metric.key } },
+    h('h2', { id: `metric-${metric.key}` }, metric.title),
+    h('div', { class: 'chart-pair' }, totalChart, kernelChart),
+    h('details', {}, h('summary', {}, `${metric.title} as numbers`), h('div', { class: 'scroll' }, table)));
+}
+
+function summaryTable(results, series) {
+  return h('div', { class: 'scroll' }, h('table', { class: 'list summary' },
+    h('caption', { class: 'visually-hidden' }, 'Whole-trace results per GPU config (mean across succeeded replicas)'),
+    h('thead', {}, h('tr', {}, ['Config', 'Arch', 'Clock', 'Succeeded', 'Cycles', 'Instructions', 'IPC', 'Simulated time'].map((label) =>
+      h('th', { scope: 'col', class: ['Config', 'Arch'].includes(label) ? null : 'num' }, label)))),
+    h('tbody', {}, results.configs.map((config, i) => {
+      const total = config.total || {};
+      const mean = (key, format, spreadFormat) => (total[key] && total[key].n > 0
+        ? [format(total[key].mean), total[key].stdev > 0
+          ? h('span', { class: 'muted small', title: 'sample standard deviation across replicas' }, ` ± ${spreadFormat(total[key].stdev)}`)
+          : null]
+        : '—');
+      const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+      swatch.style.backgroundColor = series[i].color;
+      return h('tr', {},
+        cell('th', { scope: 'row', 'data-label': 'Config' }, swatch, config.gpu_config),
+        cell('td', { 'data-label': 'Arch' }, config.arch || '—'),
+        cell('td', { 'data-label': 'Clock', class: 'num' }, config.clock_mhz ? `${number(config.clock_mhz)} MHz` : '—'),
+        cell('td', { 'data-label': 'Succeeded', class: 'num' }, `${config.succeeded} / ${config.replicas}`),
+        cell('td', { 'data-label': 'Cycles', class: 'num' }, mean('cycles', count, (v) => number(v, 3))),
+        cell('td', { 'data-label': 'Instructions', class: 'num' }, mean('instructions', count, (v) => number(v, 3))),
+        cell('td', { 'data-label': 'IPC', class: 'num' }, mean('ipc', (v) => number(v, 4), (v) => number(v, 2))),
+        cell('td', { 'data-label': 'Simulated time', class: 'num' }, mean('simulated_time_us', (v) => `${number(v, 5)} µs`, (v) => `${number(v, 2)} µs`)));
+    }))));
+}
+
+function notes(results) {
+  const all = results.configs.flatMap((config) => (config.notes || []).map((note) => `${config.gpu_config}: ${note}`));
+  return all.length ? h('ul', { class: 'notes' }, all.map((note) => h('li', {}, note))) : null;
+}
+
+export function renderResults(main, runId) {
+  document.title = `Results of ${runId} · Cascade`;
+  const body = h('div', {}, h('p', { class: 'muted', role: 'status' }, 'Loading the results…'));
+  main.append(
+    h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / ', h('a', { href: runHref(runId) }, runId), ' / '),
+    h('h1', {}, 'Results'),
+    body);
+  let disposed = false;
+  let timer = null;
+  let lastKey = null;
+  let scale = 'absolute';
+
+  async function load() {
+    let results;
+    try {
+      results = await api(`/api/runs/${encodeURIComponent(runId)}/results`);
+    } catch (error) {
+      if (!disposed && lastKey === null) {
+        replace(body);
+        loadFailed(body, error, '#/runs', 'Back to the runs');
+      }
+      if (!disposed && error.status !== 404) {
+        timer = setTimeout(load, 5000);
+      }
+      return;
+    }
+    if (disposed) {
+      return;
+    }
+    const key = JSON.stringify(results);
+    if (key !== lastKey) {
+      lastKey = key;
+      render(results);
+    }
+    if (results.state === 'active') {
+      timer = setTimeout(load, 5000);
+    }
+  }
+
+  function render(results) {
+    const series = results.configs.map((config, i) => ({ name: config.gpu_config, color: colorOf(i) }));
+    const anything = results.configs.some((config) => config.succeeded > 0);
+    replace(body,
+      h('div', { class: 'toolbar' },
+        h('span', {}, 'Run state '), badge(results.state),
+        h('span', {}, ' · trace '), h('a', { href: traceHref(results.trace_id) }, results.trace_id),
+        h('span', { class: 'spacer' }),
+        fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
+        h('a', { class: 'button', href: runHref(runId) }, 'Back to the run')),
+      results.state === 'active'
+        ? h('p', { class: 'hint', role: 'status' }, 'The run is still going: these numbers cover the sims that have succeeded so far, and refresh as more finish.')
+        : null,
+      h('p', { class: 'hint' }, 'Each number is the mean across a config’s succeeded replicas; whiskers run from the lowest to the highest replica, and each dot is one replica.'),
+      summaryTable(results, series),
+      notes(results),
+      anything
+        ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
+        : h('p', { class: 'muted' }, 'No sim has succeeded yet, so there is nothing to chart.'));
+  }
+
+  /** Absolute numbers from zero, or differences in percent that make small spreads visible. */
+  function scaleChoice() {
+    const option = (value, label) => h('label', { class: 'choice' },
+      h('input', {
+        type: 'radio', name: 'scale', value, checked: scale === value,
+        onchange: () => {
+          scale = value;
+          body.querySelectorAll('figure.chart').forEach((figure) => figure.setScale(scale));
+        },
+      }),
+      label);
+    return h('fieldset', { class: 'scale' },
+      h('legend', {}, 'Chart scale'),
+      option('absolute', 'Absolute, from zero'),
+      option('relative', 'Difference from each kernel’s mean, in %'));
+  }
+
+  load();
+  return {
+    dispose() {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
+}

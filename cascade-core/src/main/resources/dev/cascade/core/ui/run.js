@@ -1,0 +1,377 @@
+// One run (#/runs/{id}): a card per sim, updated live from the run's event stream.
+
+import { api, authHeaders, fileLink, requestToken } from './api.js';
+import { h, replace, setText, badge, setBadge, announce } from './dom.js';
+import { learnSkew, since } from './clock.js';
+import { count, number, duration, dateTime, plural } from './format.js';
+import { deriveRunState, mergeSim, isFinished, countByState } from './model.js';
+import { RunEvents } from './sse.js';
+import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
+import { traceHref } from './traces.js';
+
+/** Log lines kept on a card. */
+const TAIL = 8;
+
+export function runHref(id) {
+  return `#/runs/${encodeURIComponent(id)}`;
+}
+
+export function resultsHref(id) {
+  return `#/runs/${encodeURIComponent(id)}/results`;
+}
+
+export function entriesText(entries) {
+  return (entries || []).map((entry) => `${entry.gpu_config} × ${entry.count}`).join(', ');
+}
+
+export function renderRun(main, runId) {
+  document.title = `Run ${runId} · Cascade`;
+  const stateBadge = badge('active');
+  stateBadge.hidden = true;
+  const heading = h('h1', {}, h('span', { class: 'muted' }, 'Run '), runId);
+  const summary = h('div', { class: 'run-summary' });
+  const liveStatus = h('span', { class: 'live', dataset: { live: 'connecting' } }, 'Connecting…');
+  const toolbar = h('div', { class: 'toolbar' });
+  const cardsList = h('ol', { class: 'cards', 'aria-label': 'Sims' });
+  const body = h('div', {}, h('p', { class: 'muted', role: 'status' }, 'Loading the run…'));
+  main.append(
+    h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / '),
+    h('div', { class: 'page-head run-head' }, heading, h('div', { class: 'run-state', role: 'status', 'aria-live': 'polite' }, h('span', { class: 'visually-hidden' }, 'Run state: '), stateBadge)),
+    body,
+  );
+
+  const sims = new Map();
+  const logs = new Map();
+  const cards = new Map();
+  let run = null;
+  let trace = null;
+  let shownState = null;
+  let events = null;
+  let disposed = false;
+  let renderQueued = false;
+  let cancelArea = null;
+
+  function schedule() {
+    if (!renderQueued) {
+      renderQueued = true;
+      requestAnimationFrame(() => {
+        renderQueued = false;
+        if (!disposed) {
+          render();
+        }
+      });
+    }
+  }
+
+  function applyRun(fresh) {
+    run = fresh;
+    for (const sim of fresh.sims) {
+      learnSkew(sim.last_heartbeat_at, sim.heartbeat_age_s);
+      sims.set(sim.id, mergeSim(sims.get(sim.id), sim));
+    }
+    schedule();
+  }
+
+  function applyEvents(batch) {
+    for (const envelope of batch) {
+      const simId = envelope.sim_id;
+      if (!simId) {
+        continue;
+      }
+      if (envelope.kind === 'sim' && envelope.data && sims.has(simId)) {
+        sims.set(simId, mergeSim(sims.get(simId), envelope.data));
+      } else if (envelope.kind === 'log' && envelope.data && Array.isArray(envelope.data.lines)) {
+        const lines = logs.get(simId) || [];
+        lines.push(...envelope.data.lines);
+        logs.set(simId, lines.slice(-TAIL));
+      }
+    }
+    schedule();
+  }
+
+  function runState() {
+    return deriveRunState([...sims.values()].map((sim) => sim.state));
+  }
+
+  function render() {
+    if (!run) {
+      return;
+    }
+    if (!body.contains(cardsList)) {
+      replace(body,
+        summary,
+        toolbar,
+        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), liveStatus),
+        cardsList);
+      buildToolbar();
+    }
+    const state = runState();
+    setBadge(stateBadge, state);
+    stateBadge.hidden = false;
+    if (shownState !== null && shownState !== state) {
+      announce(`Run ${runId} is now ${state}.`);
+    }
+    shownState = state;
+    renderSummary(state);
+    for (const sim of sims.values()) {
+      let card = cards.get(sim.id);
+      if (!card) {
+        card = simCard(sim);
+        cards.set(sim.id, card);
+        cardsList.append(card.root);
+      }
+      updateCard(card, sim, logs.get(sim.id) || []);
+    }
+    if (cancelArea) {
+      cancelArea.hidden = state !== 'active';
+    }
+    if (state !== 'active' && events) {
+      // Every sim has finished: nothing more will come.
+      const stream = events;
+      events = null;
+      setTimeout(() => stream.close(), 1000);
+      setLive('done', 'Finished');
+    }
+  }
+
+  function renderSummary(state) {
+    const byState = countByState([...sims.values()]);
+    const finished = [...sims.values()].filter((sim) => isFinished(sim.state)).length;
+    replace(summary,
+      h('dl', { class: 'facts inline' },
+        h('dt', {}, 'Trace'), h('dd', {}, h('a', { href: traceHref(run.trace_id) }, run.trace_id)),
+        h('dt', {}, 'Configs'), h('dd', {}, entriesText(run.entries)),
+        h('dt', {}, 'Progress'), h('dd', { class: 'run-progress' }, `${finished} of ${plural(sims.size, 'sim')} finished`,
+          h('span', { class: 'muted' }, ' (', Object.entries(byState).map(([s, n]) => `${n} ${s}`).join(', '), ')')),
+        h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at))));
+    if (state === 'active') {
+      summary.dataset.active = 'true';
+    } else {
+      delete summary.dataset.active;
+    }
+  }
+
+  function buildToolbar() {
+    const results = h('a', { class: 'button', href: resultsHref(runId) }, 'Results');
+    const cancelButton = h('button', { type: 'button', class: 'danger', id: 'cancel-run' }, 'Cancel run');
+    const confirm = h('div', { class: 'confirm', hidden: true },
+      h('p', { id: 'cancel-question' }, 'Cancel every sim that has not finished? Finished sims keep their results.'));
+    const confirmButton = h('button', { type: 'button', class: 'danger', id: 'confirm-cancel', 'aria-describedby': 'cancel-question' }, 'Confirm cancel');
+    const keepButton = h('button', { type: 'button', id: 'keep-running' }, 'Keep running');
+    const cancelError = h('p', { class: 'field-error', role: 'alert', hidden: true });
+    confirm.append(h('div', { class: 'actions' }, confirmButton, keepButton), cancelError);
+
+    cancelButton.addEventListener('click', () => {
+      cancelButton.hidden = true;
+      confirm.hidden = false;
+      confirmButton.focus();
+    });
+    function closeConfirm() {
+      confirm.hidden = true;
+      cancelButton.hidden = false;
+      cancelButton.focus();
+    }
+    keepButton.addEventListener('click', closeConfirm);
+    confirm.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        closeConfirm();
+      }
+    });
+    confirmButton.addEventListener('click', async () => {
+      confirmButton.disabled = true;
+      confirmButton.textContent = 'Cancelling…';
+      cancelError.hidden = true;
+      try {
+        applyRun(await api(`/api/runs/${encodeURIComponent(runId)}/cancel`, { method: 'POST' }));
+        announce(`Run ${runId} was cancelled.`);
+        confirm.hidden = true;
+        heading.focus();
+      } catch (error) {
+        cancelError.hidden = false;
+        cancelError.textContent = problem(error);
+      } finally {
+        confirmButton.disabled = false;
+        confirmButton.textContent = 'Confirm cancel';
+      }
+    });
+    cancelArea = h('div', { class: 'cancel-area' }, cancelButton, confirm);
+    replace(toolbar, results, cancelArea);
+  }
+
+  function simCard(sim) {
+    const title = `${sim.gpu_config} · replica ${sim.replica}`;
+    const titleId = `sim-${sim.id}-title`;
+    const card = {
+      root: null,
+      state: badge(sim.state, 'sim-state'),
+      heartbeat: h('span', { class: 'heartbeat' }),
+      kernelsText: h('span', { class: 'kernels' }),
+      progress: h('progress', { class: 'kernel-progress', 'aria-label': `Kernels done, ${title}` }),
+      current: h('p', { class: 'current-kernel' }),
+      metrics: h('dl', { class: 'metrics' }),
+      error: h('p', { class: 'sim-error', hidden: true }),
+      log: h('pre', { class: 'log-tail', tabindex: '0', 'aria-label': `Last lines of the log, ${title}` }),
+    };
+    card.root = h('li', { class: 'card', dataset: { simId: sim.id } },
+      h('article', { 'aria-labelledby': titleId },
+        h('div', { class: 'card-head' },
+          h('h3', { id: titleId }, sim.gpu_config, h('span', { class: 'muted' }, ` · replica ${sim.replica}`)),
+          card.state),
+        h('p', { class: 'heartbeat-line' }, card.heartbeat),
+        h('div', { class: 'progress-line' }, card.kernelsText, card.progress),
+        card.current,
+        card.metrics,
+        card.error,
+        card.log,
+        h('p', { class: 'card-foot' },
+          fileLink(`/api/sims/${encodeURIComponent(sim.id)}/log`, `${sim.id}.log`, 'Full log', {
+            class: 'full-log', 'aria-label': `Full log, ${title}`,
+          }))));
+    return card;
+  }
+
+  function updateCard(card, sim, lines) {
+    card.root.dataset.state = sim.state;
+    setBadge(card.state, sim.state);
+    if (isFinished(sim.state)) {
+      since(card.heartbeat, sim.finished_at || sim.last_heartbeat_at, (s) => `Finished ${duration(s)} ago`);
+    } else if (sim.last_heartbeat_at) {
+      since(card.heartbeat, sim.last_heartbeat_at, (s) => `Last heartbeat ${duration(s)} ago`);
+    } else {
+      delete card.heartbeat.dataset.since;
+      setText(card.heartbeat, sim.state === 'pending' ? 'Waiting to launch' : 'No heartbeat yet');
+    }
+    card.heartbeat.classList.toggle('warn', sim.state === 'lost');
+
+    const total = sim.kernels_total ?? trace?.kernel_count ?? null;
+    const done = sim.kernels_done ?? 0;
+    setText(card.kernelsText, `Kernels ${count(done)} / ${total === null ? '?' : count(total)}`);
+    if (total) {
+      card.progress.max = total;
+      card.progress.value = Math.min(done, total);
+    } else {
+      card.progress.removeAttribute('value');
+    }
+
+    const running = !isFinished(sim.state) && sim.current_kernel;
+    card.current.hidden = !running;
+    if (running) {
+      if (card.current.dataset.kernel !== sim.current_kernel) {
+        card.current.dataset.kernel = sim.current_kernel;
+        replace(card.current, h('span', { class: 'muted' }, 'Now: '), h('span', { class: 'kernel-name', title: sim.current_kernel }, sim.current_kernel));
+      }
+    }
+
+    const metrics = sim.latest_metrics || {};
+    const key = JSON.stringify(metrics);
+    if (card.metrics.dataset.key !== key) {
+      card.metrics.dataset.key = key;
+      const items = [
+        ['Cycles', count(metrics.cycles)],
+        ['Instructions', count(metrics.instructions)],
+        ['IPC', number(metrics.ipc)],
+      ];
+      if (metrics.gpu_occupancy !== undefined) {
+        items.push(['Occupancy', `${number(metrics.gpu_occupancy, 3)}%`]);
+      }
+      if (metrics.gpu_tot_sim_cycle !== undefined) {
+        items.push(['Total cycles', count(metrics.gpu_tot_sim_cycle)]);
+      }
+      const empty = metrics.cycles === undefined;
+      replace(card.metrics,
+        empty
+          ? h('div', { class: 'muted small metrics-empty' }, 'No kernel finished yet')
+          : [h('div', { class: 'metrics-title' }, 'Latest kernel'),
+            items.map(([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value)))]);
+    }
+
+    card.error.hidden = !sim.error;
+    setText(card.error, sim.error ? `Error: ${sim.error}${sim.exit_code !== null && sim.exit_code !== undefined ? ` (exit code ${sim.exit_code})` : ''}` : '');
+
+    const tail = lines.join('\n').replace(/^\s*\n/, '');
+    setText(card.log, tail || '(no output yet)');
+  }
+
+  function setLive(state, text) {
+    liveStatus.dataset.live = state;
+    setText(liveStatus, text);
+  }
+
+  async function loadRun() {
+    applyRun(await api(`/api/runs/${encodeURIComponent(runId)}`));
+  }
+
+  async function loadTails() {
+    // A finished run's stream would only replay its history: read each log's end instead.
+    await Promise.all([...sims.values()].map(async (sim) => {
+      try {
+        const response = await fetch(`/api/sims/${encodeURIComponent(sim.id)}/log?tail=${TAIL}`, {
+          headers: authHeaders(),
+          cache: 'no-store',
+        });
+        if (response.ok) {
+          const text = (await response.text()).replace(/\n$/, '');
+          logs.set(sim.id, text === '' ? [] : text.split('\n').slice(-TAIL));
+        }
+      } catch {
+        // The card says "(no output yet)"; the full log link still works.
+      }
+    }));
+    schedule();
+  }
+
+  function follow() {
+    events = new RunEvents(runId, {
+      onOpen: ({ resumed }) => {
+        setLive('live', 'Live');
+        hideBanner('events');
+        if (resumed) {
+          // Catch up on anything the stream cannot replay (heartbeat ages) and confirm the state.
+          loadRun().catch(() => {});
+        }
+      },
+      onEvents: applyEvents,
+      onDown: (error, wait) => {
+        setLive('down', `Reconnecting in ${Math.ceil(wait / 1000)} s…`);
+        showBanner('events', 'Lost the live connection to the server; reconnecting.');
+      },
+      onAuth: (error) => requestToken(error).catch(() => new Promise((resolve) => setTimeout(resolve, 5000))),
+      onGone: () => setLive('down', 'This run no longer exists.'),
+    });
+  }
+
+  (async () => {
+    try {
+      const fresh = await api(`/api/runs/${encodeURIComponent(runId)}`);
+      if (disposed) {
+        return;
+      }
+      try {
+        trace = await api(`/api/traces/${encodeURIComponent(fresh.trace_id)}`);
+      } catch {
+        trace = null;
+      }
+      applyRun(fresh);
+      if (deriveRunState(fresh.sims.map((sim) => sim.state)) === 'active') {
+        follow();
+      } else {
+        setLive('done', 'Finished');
+        loadTails();
+      }
+    } catch (error) {
+      if (disposed) {
+        return;
+      }
+      replace(body);
+      loadFailed(body, error, '#/runs', 'Back to the runs');
+    }
+  })();
+
+  return {
+    dispose() {
+      disposed = true;
+      events?.close();
+      hideBanner('events');
+    },
+  };
+}

@@ -1,0 +1,447 @@
+package dev.cascade.core.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The web UI in a real browser against a real server whose sims are sim agents running the
+ * emulator: the trace list, the new-run form, a run followed live to the end, cancelling with the
+ * confirm step, the runs list, the results charts, and the page at phone width. Screenshots go to
+ * {@code target/ui-screenshots/} for people to look at.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+final class UiBrowserIT {
+
+  private static final Duration RUN_WAIT = Duration.ofSeconds(90);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private UiServer server;
+  private Browser browser;
+
+  @BeforeAll
+  void start(@TempDir Path dir) throws IOException {
+    Browser.assumeInstalled();
+    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
+    server = UiServer.start(dir.resolve("server"), null);
+    browser = Browser.start(dir.resolve("profile"));
+  }
+
+  @AfterAll
+  void stop() {
+    try {
+      if (browser != null) {
+        browser.close();
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  @BeforeEach
+  void laptopWidth() {
+    browser.size(1280, 900);
+  }
+
+  private void open(String hash) {
+    browser.open(server.url() + "/" + hash);
+  }
+
+  @Test
+  @Order(1)
+  void traceList_showsStateArchKernelsModelSizeAgeAndMarksSamples() {
+    open("#/traces");
+
+    WebElement demo = browser.waitFor("tr[data-id='demo']");
+    assertThat(cell(demo, "State")).isEqualTo("ready");
+    assertThat(cell(demo, "Arch")).isEqualTo("sm_90");
+    assertThat(cell(demo, "Kernels")).isEqualTo("5");
+    assertThat(cell(demo, "Model and layers"))
+        .contains("facebook/opt-125m")
+        .contains("model.decoder.layers.10.self_attn");
+    assertThat(cell(demo, "Size")).matches("[0-9.]+ (B|KB|MB)");
+    assertThat(cell(demo, "Age")).matches("just now|\\d+ (s|min) ago");
+    assertThat(demo.findElements(By.linkText("New run"))).hasSize(1);
+
+    WebElement sample = browser.find("tr[data-id='sample-llama-mlp']");
+    assertThat(sample.findElement(By.cssSelector(".badge.sample")).getText()).isEqualTo("sample");
+    assertThat(sample.getText()).contains("Sample: browse only").doesNotContain("New run");
+    browser.screenshot("01-traces");
+
+    sample.findElement(By.linkText("sample-llama-mlp")).click();
+    WebElement kernels = browser.waitFor("table.kernels");
+    assertThat(kernels.findElements(By.cssSelector("tbody tr"))).hasSize(3);
+    assertThat(browser.find("main").getText())
+        .contains("This is a sample: it can be browsed but never run.")
+        .doesNotContain("New run");
+    browser.screenshot("01-trace-sample");
+  }
+
+  @Test
+  @Order(2)
+  void traceList_followsAnUploadLiveAndShowsWhyATraceFailed() throws IOException {
+    open("#/traces");
+    browser.waitFor("tr[data-id='demo']");
+    browser.js("window.__samePage = 'yes'");
+    Path demoTraces = server.tracesFolder().resolve("demo/traces");
+    Path upload = server.tracesFolder().resolve("live-upload");
+    Files.createDirectories(upload.resolve("traces"));
+    try (Stream<Path> files = Files.list(demoTraces)) {
+      for (Path file : files.toList()) {
+        Files.copy(file, upload.resolve("traces").resolve(file.getFileName()));
+      }
+    }
+    Path broken = server.tracesFolder().resolve("broken-capture");
+    Files.createDirectories(broken);
+    Files.writeString(
+        broken.resolve("metadata.json"),
+        "{\"status\": \"failed\", \"error\": \"CUDA error: out of memory while tracing layer 10\"}");
+
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions()
+        .until(() -> cell(browser.find("tr[data-id='live-upload']"), "State").equals("uploading"));
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(browser.find("tr[data-id='broken-capture'] .reason").getText())
+                    .isEqualTo("CUDA error: out of memory while tracing layer 10"));
+    browser.screenshot("02-traces-uploading-and-failed");
+
+    Files.writeString(
+        upload.resolve("metadata.json"),
+        "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_90\", \"model_name\": \"live\"}");
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions()
+        .until(() -> cell(browser.find("tr[data-id='live-upload']"), "State").equals("ready"));
+    assertThat(browser.js("return window.__samePage")).isEqualTo("yes");
+    assertThat(browser.find("tr[data-id='live-upload']").getText()).contains("New run");
+  }
+
+  @Test
+  @Order(3)
+  void launchFromTheForm_runsThreeSimsLiveAndChartsTheResults() throws IOException {
+    server.speed(5000);
+    open("#/traces/demo/new-run");
+
+    WebElement launch = browser.waitFor("#launch");
+    WebElement h100 = browser.find("tr[data-config='SM90_H100'] input[type=checkbox]");
+    WebElement h200 = browser.find("tr[data-config='SM90_H200'] input[type=checkbox]");
+    WebElement a100 = browser.find("tr[data-config='SM80_A100'] input[type=checkbox]");
+    assertThat(h100.isSelected()).as("the trace's suggested config is preselected").isTrue();
+    assertThat(h200.isSelected()).isFalse();
+    assertThat(h200.isEnabled()).isTrue();
+    assertThat(a100.isEnabled()).as("another architecture is disabled").isFalse();
+    assertThat(browser.find("tr[data-config='SM80_A100'] .reason").getText())
+        .contains("sm_80")
+        .contains("sm_90");
+    assertThat(browser.all("tbody.refused input[type=checkbox]"))
+        .hasSize(8)
+        .allSatisfy(box -> assertThat(box.isEnabled()).isFalse());
+    assertThat(launch.getText()).isEqualTo("Launch 1 simulation");
+    assertThat(
+            browser.js(
+                "return [...document.querySelectorAll('main input')].every(i => i.labels.length > 0)"))
+        .as("every input has a label")
+        .isEqualTo(true);
+
+    WebElement h100Count = browser.find("tr[data-config='SM90_H100'] input.count");
+    h100Count.sendKeys(Keys.chord(Keys.CONTROL, "a"), "2");
+    assertThat(launch.getText()).isEqualTo("Launch 2 simulations");
+    h200.sendKeys(Keys.SPACE);
+    assertThat(launch.getText()).isEqualTo("Launch 3 simulations");
+    browser.screenshot("03-new-run");
+
+    launch.click();
+
+    await().atMost(Browser.WAIT).until(() -> browser.hash().startsWith("#/runs/r_"));
+    String runId = browser.hash().substring("#/runs/".length());
+    await().atMost(Browser.WAIT).until(() -> browser.all("li.card").size() == 3);
+    await()
+        .atMost(RUN_WAIT)
+        .ignoreExceptions()
+        .until(
+            () ->
+                browser.all("li.card[data-state='running']").stream()
+                    .anyMatch(card -> kernelsDone(card) >= 1));
+    assertThat(browser.find(".live").getText()).isEqualTo("Live");
+    browser.screenshot("04-run-live");
+
+    await()
+        .atMost(RUN_WAIT)
+        .ignoreExceptions()
+        .until(() -> browser.all("li.card[data-state='succeeded']").size() == 3);
+    assertThat(browser.find(".run-state .badge").getText()).isEqualTo("succeeded");
+    for (WebElement card : browser.all("li.card")) {
+      assertThat(card.findElement(By.cssSelector(".kernels")).getText()).isEqualTo("Kernels 5 / 5");
+      assertThat(card.findElement(By.cssSelector("progress")).getDomProperty("value"))
+          .isEqualTo("5");
+      assertThat(card.findElement(By.cssSelector(".metrics")).getText())
+          .contains("Cycles")
+          .contains("IPC");
+      assertThat(card.findElement(By.cssSelector(".log-tail")).getText()).contains("GPGPU-Sim");
+      assertThat(card.findElement(By.cssSelector("a.full-log")).getDomAttribute("href"))
+          .startsWith("/api/sims/s_");
+    }
+    await().atMost(Browser.WAIT).until(() -> browser.find(".live").getText().equals("Finished"));
+    browser.fullScreenshot("05-run-succeeded");
+
+    browser.find(".toolbar a[href$='/results']").click();
+    await().atMost(Browser.WAIT).until(() -> browser.hash().equals("#/runs/" + runId + "/results"));
+    await().atMost(Browser.WAIT).until(() -> browser.all("svg.chart").size() == 6);
+    List<WebElement> cycles = browser.all("section[data-metric='cycles'] svg.chart");
+    // Whole trace: a bar per config, a dot per replica.
+    assertThat(cycles.get(0).findElements(By.cssSelector("rect.bar"))).hasSize(2);
+    assertThat(cycles.get(0).findElements(By.cssSelector("circle.replica"))).hasSize(3);
+    assertThat(cycles.get(0).findElements(By.cssSelector("line.whisker"))).hasSize(2);
+    // Per kernel: 5 kernels times 2 configs.
+    assertThat(cycles.get(1).findElements(By.cssSelector("rect.bar"))).hasSize(10);
+    assertThat(cycles.get(1).findElements(By.cssSelector("circle.replica"))).hasSize(15);
+    for (WebElement bar : browser.all("rect.bar")) {
+      assertThat(Double.parseDouble(bar.getDomAttribute("width"))).isPositive();
+    }
+    browser.fullScreenshot("06-results");
+
+    browser.find("input[name=scale][value=relative]").click();
+    await()
+        .atMost(Browser.WAIT)
+        .until(
+            () ->
+                browser.all("svg.chart").stream()
+                    .allMatch(chart -> chart.getDomAttribute("aria-label").contains("%")));
+    assertThat(browser.all("svg.chart line.grid.zero")).hasSize(6);
+    assertThat(
+            browser
+                .all("section[data-metric='ipc'] svg.chart")
+                .get(1)
+                .findElements(By.cssSelector("circle.replica")))
+        .hasSize(15);
+    WebElement csv = browser.find("#csv");
+    assertThat(csv.getDomAttribute("href")).isEqualTo("/api/runs/" + runId + "/results.csv");
+    String header =
+        (String)
+            browser.asyncJs(
+                "const done = arguments[arguments.length - 1];"
+                    + "fetch(arguments[0]).then(r => r.text()).then(t => done(t.split('\\r\\n')[0]));",
+                csv.getDomAttribute("href"));
+    assertThat(header).startsWith("gpu_config,arch,clock_mhz");
+    browser.fullScreenshot("06-results-relative");
+  }
+
+  @Test
+  @Order(4)
+  void newRun_showsTheServersRefusalNextToTheFieldItNames() {
+    open("#/traces/demo/new-run");
+    WebElement count = browser.waitFor("tr[data-config='SM90_H100'] input.count");
+    count.sendKeys(Keys.chord(Keys.CONTROL, "a"), "65");
+    assertThat(browser.find("#launch").getText()).isEqualTo("Launch 65 simulations");
+
+    browser.find("#launch").click();
+
+    WebElement error = browser.waitFor("tr[data-config='SM90_H100'] .field-error:not([hidden])");
+    assertThat(error.getText()).contains("1 to 64").contains("65");
+    assertThat(count.getDomAttribute("aria-invalid")).isEqualTo("true");
+    assertThat(browser.js("return document.activeElement === arguments[0]", count)).isEqualTo(true);
+    assertThat(browser.hash()).isEqualTo("#/traces/demo/new-run");
+    browser.screenshot("07-new-run-refused");
+  }
+
+  @Test
+  @Order(5)
+  void cancel_asksForConfirmationThenCancelsEverySim() throws IOException {
+    server.speed(1000);
+    Run run = server.createRun("demo", new RunEntry("SM90_H100", 2));
+    open("#/runs/" + run.id());
+    await().atMost(RUN_WAIT).until(() -> browser.all("li.card[data-state='running']").size() == 2);
+
+    browser.find("#cancel-run").click();
+
+    WebElement confirm = browser.waitFor("#confirm-cancel");
+    assertThat(confirm.isDisplayed()).isTrue();
+    assertThat(browser.find("#cancel-run").isDisplayed()).isFalse();
+    assertThat(browser.js("return document.activeElement.id")).isEqualTo("confirm-cancel");
+    assertThat(browser.all("li.card[data-state='running']")).hasSize(2);
+    browser.screenshot("08-run-cancel-confirm");
+
+    confirm.click();
+
+    await()
+        .atMost(Browser.WAIT)
+        .until(() -> browser.all("li.card[data-state='cancelled']").size() == 2);
+    assertThat(browser.find(".run-state .badge").getText()).isEqualTo("cancelled");
+    assertThat(browser.find(".cancel-area").isDisplayed()).isFalse();
+    assertThat(server.cascade().runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
+    browser.screenshot("09-run-cancelled");
+  }
+
+  @Test
+  @Order(6)
+  void runsList_showsEveryRunWithItsTraceEntriesStateProgressAndAge() throws Exception {
+    server.speed(0);
+    Run quick = server.createRun("demo", new RunEntry("SM90_H200", 1));
+    server.cascade().runs().await(quick.id(), RUN_WAIT);
+    open("#/runs");
+
+    List<Run> runs = server.cascade().runs().list();
+    assertThat(runs).isNotEmpty();
+    for (Run run : runs) {
+      WebElement row = browser.waitFor("tr[data-id='" + run.id() + "']");
+      await()
+          .atMost(Browser.WAIT)
+          .ignoreExceptions()
+          .until(
+              () ->
+                  cell(browser.find("tr[data-id='" + run.id() + "']"), "State")
+                      .equals(server.cascade().runs().get(run.id()).state().wireName()));
+      row = browser.find("tr[data-id='" + run.id() + "']");
+      assertThat(cell(row, "Trace")).isEqualTo("demo");
+      assertThat(cell(row, "Configs")).contains(run.entries().getFirst().gpuConfig() + " × ");
+      assertThat(cell(row, "Progress")).contains("/ " + run.sims().size());
+      assertThat(cell(row, "Age")).matches("just now|\\d+ (s|min) ago");
+    }
+    assertThat(cell(browser.find("tr[data-id='" + quick.id() + "']"), "Progress"))
+        .contains("1 / 1");
+    browser.screenshot("10-runs");
+  }
+
+  @Test
+  @Order(7)
+  void phoneWidth_everyScreenFitsWithoutSideways() throws Exception {
+    Run done =
+        server.cascade().runs().list().stream()
+            .filter(run -> run.state() == RunState.SUCCEEDED)
+            .filter(run -> run.sims().size() > 1)
+            .findFirst()
+            .orElseGet(
+                () -> {
+                  try {
+                    server.speed(0);
+                    Run run = server.createRun("demo", new RunEntry("SM90_H100", 2));
+                    return server.cascade().runs().await(run.id(), RUN_WAIT);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    browser.size(390, 844);
+    for (String[] screen :
+        new String[][] {
+          {"#/traces", "tr[data-id='demo']", "11-phone-traces"},
+          {"#/traces/demo/new-run", "#launch", "12-phone-new-run"},
+          {"#/runs/" + done.id(), "li.card[data-state='succeeded']", "13-phone-run"},
+          {"#/runs/" + done.id() + "/results", "svg.chart", "14-phone-results"},
+        }) {
+      open(screen[0]);
+      browser.waitFor(screen[1]);
+      await()
+          .atMost(Browser.WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          (Long)
+                              browser.js(
+                                  "return document.documentElement.scrollWidth - window.innerWidth"))
+                      .as(
+                          () ->
+                              screen[0]
+                                  + " scrolls sideways; too wide: "
+                                  + browser.js(
+                                      "return [...document.querySelectorAll('main *')]"
+                                          + ".filter(e => e.getBoundingClientRect().right > innerWidth)"
+                                          + ".slice(0, 5).map(e => e.tagName + '.' + e.className).join(', ')"))
+                      .isLessThanOrEqualTo(0L));
+      browser.screenshot(screen[2]);
+    }
+  }
+
+  @Test
+  @Order(8)
+  void modules_deriveRunStatesKeepNewerSimsAndParseSplitStreams() throws IOException {
+    open("#/traces");
+    browser.waitFor("h1");
+    String result =
+        (String)
+            browser.asyncJs(
+                """
+                const done = arguments[arguments.length - 1];
+                Promise.all([import('/ui/model.js'), import('/ui/sse.js'), import('/ui/charts.js')])
+                  .then(([model, sse, charts]) => {
+                    const table = [
+                      [['running', 'succeeded'], 'active'],
+                      [['succeeded', 'succeeded'], 'succeeded'],
+                      [['succeeded', 'failed'], 'partial'],
+                      [['failed', 'failed'], 'failed'],
+                      [['cancelled', 'failed'], 'cancelled'],
+                      [['cancelled', 'succeeded'], 'partial'],
+                      [['cancelled', 'cancelled'], 'cancelled'],
+                      [['pending', 'lost'], 'active'],
+                    ].map(([states, want]) => model.deriveRunState(states) === want);
+                    const now = {state: 'succeeded', kernels_done: 5, last_heartbeat_at: '2026-01-01T00:00:09Z'};
+                    const old = {state: 'running', kernels_done: 2, last_heartbeat_at: '2026-01-01T00:00:03Z'};
+                    const lost = {state: 'lost', kernels_done: 3, last_heartbeat_at: '2026-01-01T00:00:05Z'};
+                    const back = {state: 'running', kernels_done: 3, last_heartbeat_at: '2026-01-01T00:00:08Z'};
+                    const merges = [
+                      model.mergeSim(now, old).state === 'succeeded',
+                      model.mergeSim(old, now).state === 'succeeded',
+                      model.mergeSim(old, lost).state === 'lost',
+                      model.mergeSim(lost, back).state === 'running',
+                      model.mergeSim(back, lost).state === 'running',
+                      model.mergeSim({...back, kernels_done: 4}, {...back, kernels_done: 1}).kernels_done === 4,
+                    ];
+                    const events = [];
+                    const parser = new sse.EventParser((e) => events.push(e));
+                    const text = 'retry: 2000\\r\\n\\r\\n: keepalive\\n\\nid: 41\\nevent: sim\\ndata: {"a":\\ndata: 1}\\n\\nid: 42\\r\\nevent: log\\r\\ndata: {"lines":["x"]}\\r\\n\\r\\n';
+                    for (let i = 0; i < text.length; i += 3) parser.feed(text.slice(i, i + 3));
+                    const stream = events.length === 2 && events[0].id === '41' && events[0].event === 'sim'
+                      && events[0].data === '{"a":\\n1}' && events[1].id === '42' && events[1].event === 'log';
+                    const ticks = charts.niceTicks(1234);
+                    done(JSON.stringify({table, merges, stream, ticks}));
+                  })
+                  .catch((e) => done(JSON.stringify({error: String(e)})));
+                """);
+    JsonNode checks = JSON.readTree(result);
+    assertThat(checks.has("error")).as(result).isFalse();
+    assertThat(checks.get("table")).as("the run state table").allMatch(JsonNode::asBoolean);
+    assertThat(checks.get("merges")).as("newer sim descriptions win").allMatch(JsonNode::asBoolean);
+    assertThat(checks.get("stream").asBoolean()).as("the event parser").isTrue();
+    assertThat(checks.get("ticks").get("max").asDouble()).isEqualTo(1250.0);
+  }
+
+  private static String cell(WebElement row, String label) {
+    return row.findElement(By.cssSelector("[data-label='" + label + "']")).getText().strip();
+  }
+
+  private static int kernelsDone(WebElement card) {
+    String text = card.findElement(By.cssSelector(".kernels")).getText();
+    return Integer.parseInt(text.replaceAll("Kernels (\\d+) / .*", "$1"));
+  }
+}
