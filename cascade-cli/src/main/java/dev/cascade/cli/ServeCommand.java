@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeServer;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import dev.cascade.s3.EmbeddedS3;
+import dev.cascade.s3.S3Credentials;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,7 +103,8 @@ final class ServeCommand implements Callable<Integer> {
                 .dataDir(data)
                 .bind(bind)
                 .port(s3Port)
-                .credentialsFrom(environment)
+                .credentials(
+                    S3Credentials.fromEnvironmentOrFile(environment, data.resolve("s3-keys")))
                 .build()
                 .start();
         running.add(0, s3);
@@ -128,7 +130,11 @@ final class ServeCommand implements Callable<Integer> {
                   + s3.credentials().accessKey()
                   + ", secret key "
                   + s3.credentials().secretKey()
-                  + " (generated: set CASCADE_S3_ACCESS_KEY and CASCADE_S3_SECRET_KEY to choose)");
+                  + " (generated and kept in "
+                  + data.resolve("s3-keys")
+                  + "; CASCADE_S3_ACCESS_KEY and CASCADE_S3_SECRET_KEY override it)");
+        } else if (environment.get(S3Credentials.ACCESS_KEY_ENV) == null) {
+          out.println("             key pair in " + data.resolve("s3-keys"));
         }
       }
       out.println("Stop with Ctrl-C; running sims keep going and report again after a restart.");

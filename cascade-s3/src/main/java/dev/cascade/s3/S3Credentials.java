@@ -2,9 +2,15 @@ package dev.cascade.s3;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * The one key pair the embedded S3 endpoint accepts: requests must be signed (AWS Signature V4, or
@@ -67,6 +73,53 @@ public record S3Credentials(String accessKey, String secretKey, boolean generate
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), null, e);
     }
+  }
+
+  /**
+   * The pair from {@code environment} when it sets one; else the pair kept in {@code file},
+   * generating and keeping one (readable by its owner only) the first time. Uploaders' settings
+   * then survive a restart. Only a pair generated now is marked {@code generated}.
+   */
+  public static S3Credentials fromEnvironmentOrFile(Map<String, String> environment, Path file)
+      throws IOException {
+    if (blankToNull(environment.get(ACCESS_KEY_ENV)) != null
+        || blankToNull(environment.get(SECRET_KEY_ENV)) != null) {
+      return fromEnvironment(environment);
+    }
+    if (Files.exists(file)) {
+      Properties kept = new Properties();
+      try (var in = Files.newBufferedReader(file)) {
+        kept.load(in);
+      }
+      try {
+        return new S3Credentials(
+            kept.getProperty("access_key", ""), kept.getProperty("secret_key", ""), false);
+      } catch (IllegalArgumentException | NullPointerException e) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "the S3 key pair kept in " + file + " is damaged; delete it to get a new one",
+            null,
+            e);
+      }
+    }
+    S3Credentials generated = generate();
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), ".s3-keys", ".tmp");
+    try {
+      Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // Not a POSIX file system: the data dir's own permissions protect it.
+    }
+    Files.writeString(
+        temporary,
+        "# Cascade's generated S3 key pair; CASCADE_S3_ACCESS_KEY/SECRET_KEY override it.\n"
+            + "access_key="
+            + generated.accessKey()
+            + "\nsecret_key="
+            + generated.secretKey()
+            + "\n");
+    Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+    return generated;
   }
 
   /** The access key and a masked secret: safe to log. */
