@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -107,8 +108,12 @@ final class EmbeddedS3IT {
                 .delete(
                     d ->
                         d.objects(
-                            o -> o.key("accelsim-traces/t1/traces/kernelslist.g"),
-                            o -> o.key("accelsim-traces/t2/metadata.json"))));
+                            ObjectIdentifier.builder()
+                                .key("accelsim-traces/t1/traces/kernelslist.g")
+                                .build(),
+                            ObjectIdentifier.builder()
+                                .key("accelsim-traces/t2/metadata.json")
+                                .build())));
 
     assertThat(file).doesNotExist();
     assertThat(regularFiles(dataDir.resolve("s3"))).isEmpty();
