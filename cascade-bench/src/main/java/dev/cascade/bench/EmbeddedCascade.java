@@ -1,0 +1,129 @@
+package dev.cascade.bench;
+
+import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeServer;
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.ServerSettings;
+import dev.cascade.core.Trace;
+import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.demo.DemoTraceSeeder;
+import dev.cascade.core.spi.Launcher;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+/**
+ * A Cascade in a fresh data dir with its HTTP server on a free loopback port (no token), the demo
+ * trace written into its traces folder and ready, sims reporting to that server.
+ */
+final class EmbeddedCascade implements AutoCloseable {
+
+  /** Short, so the demo trace is ready a moment after it is written (rescanned by hand below). */
+  private static final Duration QUIET = Duration.ofMillis(200);
+
+  final Cascade cascade;
+  final CascadeServer server;
+  final Trace trace;
+
+  private EmbeddedCascade(Cascade cascade, CascadeServer server, Trace trace) {
+    this.cascade = cascade;
+    this.server = server;
+    this.trace = trace;
+  }
+
+  static EmbeddedCascade start(
+      Path dataDir, Launcher launcher, List<String> simCommand, Map<String, String> simEnvironment)
+      throws IOException, InterruptedException {
+    deleteTree(dataDir);
+    CompletableFuture<String> url = new CompletableFuture<>();
+    Cascade cascade =
+        Cascade.builder()
+            .dataDir(dataDir)
+            .launcher(launcher)
+            .catalog(GpuConfigCatalog.builtIn())
+            .simCommand(simCommand)
+            .simEnvironment(simEnvironment)
+            .uploadQuietPeriod(QUIET)
+            .mainUrl(url::join)
+            .build()
+            .start();
+    CascadeServer server = null;
+    try {
+      server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(0).withToken(null));
+      url.complete(server.url());
+      DemoTraceSeeder.seedIfEmpty(cascade.traces().tracesFolder());
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (true) {
+        cascade.traces().rescan();
+        Optional<Trace> trace = cascade.traces().find(DemoTraceSeeder.DEMO_ID);
+        if (trace.isPresent() && trace.get().state() == TraceState.READY) {
+          return new EmbeddedCascade(cascade, server, trace.get());
+        }
+        if (trace.isPresent() && trace.get().state() == TraceState.FAILED) {
+          throw new IllegalStateException("the demo trace failed: " + trace.get().reason());
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the demo trace was not ready within 60 s");
+        }
+        Thread.sleep(100);
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (server != null) {
+        server.close();
+      }
+      cascade.close();
+      throw e;
+    }
+  }
+
+  String url() {
+    return server.url();
+  }
+
+  Path dataDir() {
+    return cascade.dataDir();
+  }
+
+  /** The usable configs of the trace's architecture: a run has at most 64 sims of each. */
+  List<String> configs() {
+    return cascade.configs().list().stream()
+        .filter(GpuConfig::usable)
+        .filter(config -> config.arch().equals(trace.traceGpuArch()))
+        .map(GpuConfig::name)
+        .sorted()
+        .toList();
+  }
+
+  /** The folder of the demo trace, as sims get it ({@code CASCADE_TRACE_DIR}). */
+  Path traceFolder() {
+    return cascade.traces().folderOf(trace.id());
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      cascade.close();
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}
