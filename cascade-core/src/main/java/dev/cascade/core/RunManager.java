@@ -211,12 +211,16 @@ public final class RunManager {
       return HeartbeatReply.CONTINUE;
     }
     if (!heartbeat.isFinal()) {
-      moveAndPublish(simId, SimState.RUNNING, Outcome.NONE);
+      if (sim.state() != SimState.RUNNING) { // a running sim's heartbeat changes nothing else
+        moveAndPublish(simId, SimState.RUNNING, Outcome.NONE);
+      }
       return HeartbeatReply.CONTINUE;
     }
     if (!outputs.holdsAll(simId, heartbeat.chunks())) {
       // Alive, but not done until its whole output is here.
-      moveAndPublish(simId, SimState.RUNNING, Outcome.NONE);
+      if (sim.state() != SimState.RUNNING) {
+        moveAndPublish(simId, SimState.RUNNING, Outcome.NONE);
+      }
       return new HeartbeatReply(false, outputs.missing(simId, heartbeat.chunks()));
     }
     outputs.finish(simId);
