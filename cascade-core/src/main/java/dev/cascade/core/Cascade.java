@@ -59,7 +59,8 @@ public final class Cascade implements AutoCloseable {
   }
 
   /**
-   * Opens the database, starts watching traces, launches sims left pending by a previous process
+   * Opens the database, starts watching traces, starts the HTTP server its settings ask for (by
+   * default a loopback one that sims report to), launches sims left pending by a previous process
    * and starts the heartbeat monitor. Returns this Cascade.
    */
   public Cascade start() {
