@@ -15,13 +15,11 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -115,7 +112,7 @@ final class RunCommand implements Callable<Integer> {
       return runOn(environment, data, traceId, out, progress);
     } finally {
       if (temporary != null) {
-        deleteQuietly(temporary);
+        TraceImport.deleteQuietly(temporary);
       }
     }
   }
@@ -285,14 +282,6 @@ final class RunCommand implements Callable<Integer> {
                 + sim.state().wireName()
                 + (sim.error() == null ? "" : ": " + sim.error()));
       }
-    }
-  }
-
-  private static void deleteQuietly(Path folder) {
-    try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException e) {
-      // A temporary folder left behind is harmless.
     }
   }
 }

@@ -124,11 +124,12 @@ final class TraceImport {
     }
   }
 
-  private static void deleteQuietly(Path folder) {
+  /** Deletes a folder and all it holds; what cannot be deleted is left (temporary folders). */
+  static void deleteQuietly(Path folder) {
     try (Stream<Path> paths = Files.walk(folder)) {
       paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {
-      // Hidden staging folders are ignored by the trace store anyway.
+      // A hidden staging folder or a temporary one left behind is harmless.
     }
   }
 }

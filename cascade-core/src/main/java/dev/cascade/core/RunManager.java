@@ -20,7 +20,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -313,22 +315,30 @@ public final class RunManager {
     }
   }
 
-  /** Launches the sims still pending, as after a restart. */
+  /** Launches the sims still pending, as after a restart; each run is read and checked once. */
   void launchPending() {
     List<Sim> pending = sims.findInStates(SimState.PENDING);
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending", pending.size());
     }
-    for (Sim sim : pending) {
-      Run run = get(sim.runId());
-      try {
-        submit(sim, validator.validate(run.traceId(), run.entries()));
-      } catch (CascadeException e) {
-        if (moveAndPublish(sim.id(), SimState.FAILED, Outcome.error(e.getMessage()))) {
-          log.warn("sim {} cannot launch any more: {}", sim.id(), e.getMessage());
-        }
-      }
-    }
+    Map<String, List<Sim>> byRun = new LinkedHashMap<>();
+    pending.forEach(sim -> byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim));
+    byRun.forEach(
+        (runId, runSims) -> {
+          Run run = get(runId);
+          RunRequestValidator.Validated request;
+          try {
+            request = validator.validate(run.traceId(), run.entries());
+          } catch (CascadeException e) {
+            for (Sim sim : runSims) {
+              if (moveAndPublish(sim.id(), SimState.FAILED, Outcome.error(e.getMessage()))) {
+                log.warn("sim {} cannot launch any more: {}", sim.id(), e.getMessage());
+              }
+            }
+            return;
+          }
+          runSims.forEach(sim -> submit(sim, request));
+        });
   }
 
   private void submit(Sim sim, RunRequestValidator.Validated request) {
