@@ -2,6 +2,7 @@ package dev.cascade.core;
 
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimJson;
@@ -115,7 +116,7 @@ public final class Cascade implements AutoCloseable {
               runSettings,
               settings.clock());
       toClose.add(0, runs::close);
-      results = new Results(database, settings.catalog());
+      results = new ResultsComparer(database, settings.catalog());
       if (settings.server() != null) {
         server = CascadeServer.start(this, settings.server());
         toClose.add(0, server);

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * database, the event stream and what clients see never disagree, and a crash loses nothing that
  * was acknowledged.
  */
-public final class RunManager {
+public final class RunManager implements Runs {
 
   private static final Logger log = LoggerFactory.getLogger(RunManager.class);
 

@@ -13,6 +13,11 @@ public enum TraceState {
   /** The profiler said so in {@code metadata.json}, or processing failed; the reason is kept. */
   FAILED;
 
+  /** Ready or failed: the trace will not change state by itself any more. */
+  public boolean isSettled() {
+    return this == READY || this == FAILED;
+  }
+
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +38,7 @@ import java.util.function.Consumer;
  * }
  * }</pre>
  */
-public final class TraceStore implements AutoCloseable {
+public final class TraceStore implements Traces, AutoCloseable {
 
   /** Seconds with no file changed before an upload counts as complete. */
   public static final String QUIET_PERIOD_ENV = "CASCADE_UPLOAD_QUIET_S";
@@ -127,6 +130,35 @@ public final class TraceStore implements AutoCloseable {
                         + id
                         + "/\") or pick one from the trace list",
                     "trace_id"));
+  }
+
+  @Override
+  public Trace await(String id, Duration timeout) throws InterruptedException {
+    folderOf(id); // rejects invalid ids with their rule
+    BlockingQueue<Trace> changes = new LinkedBlockingQueue<>();
+    Consumer<Trace> listener =
+        trace -> {
+          if (trace.id().equals(id)) {
+            changes.offer(trace);
+          }
+        };
+    long deadline = System.nanoTime() + timeout.toNanos();
+    addListener(listener);
+    try {
+      while (true) {
+        Optional<Trace> trace = find(id);
+        if (trace.isPresent() && trace.get().state().isSettled()) {
+          return trace.get();
+        }
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          return trace.orElseGet(() -> get(id));
+        }
+        changes.poll(Math.min(remaining, Duration.ofSeconds(1).toNanos()), TimeUnit.NANOSECONDS);
+      }
+    } finally {
+      removeListener(listener);
+    }
   }
 
   /** {@code $CASCADE_DATA_DIR/s3/cascade/accelsim-traces}, absolute. */

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
@@ -47,7 +48,7 @@ final class ResultsTest {
     database = Database.open(dataDir.resolve("cascade.db"));
     sims = new SimRepository(database, CLOCK);
     output = new SimOutput(database, new EventLog(database), (c, id) -> "{}", CLOCK);
-    results = new Results(database, GpuConfigCatalog.builtIn());
+    results = new ResultsComparer(database, GpuConfigCatalog.builtIn());
     run =
         newRun(
             new RunEntry("SM90_H100", 3),

@@ -8,6 +8,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.Results;
+import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunManager;
 import dev.cascade.core.Sim;
@@ -122,7 +123,7 @@ final class OutputRoutes {
     ctx.res()
         .setHeader("Content-Disposition", "attachment; filename=\"" + run.id() + "-results.csv\"");
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
-    Results.writeCsv(compared, out);
+    ResultsCsv.write(compared, out);
     out.flush();
   }
 

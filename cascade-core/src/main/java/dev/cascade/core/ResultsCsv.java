@@ -1,0 +1,105 @@
+package dev.cascade.core;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Results as CSV: one row per config and kernel plus a total row, every spread in columns. */
+public final class ResultsCsv {
+
+  private static final List<String> MEASURES =
+      List.of("cycles", "instructions", "ipc", "simulated_time_us");
+
+  /** The CSV's columns, in order. */
+  public static final List<String> CSV_HEADER = csvHeader();
+
+  private ResultsCsv() {}
+
+  /**
+   * Writes results as CSV (RFC 4180, {@code \r\n} line ends): the {@link #CSV_HEADER} row, then per
+   * config a {@code kernel} row for each kernel and a {@code total} row. Each measure has {@code
+   * _mean}, {@code _stdev} (sample), {@code _min} and {@code _max} columns; they are empty when no
+   * replica had the number ({@code n} 0) or, for the simulated time, when the clock is unknown.
+   */
+  public static void write(List<ConfigResult> results, Appendable out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    row(out, CSV_HEADER);
+    for (ConfigResult config : results) {
+      for (KernelComparison kernel : config.kernels()) {
+        row(out, csvRow(config, "kernel", kernel));
+      }
+      row(out, csvRow(config, "total", config.total()));
+    }
+  }
+
+  private static List<String> csvHeader() {
+    List<String> header =
+        new ArrayList<>(
+            List.of(
+                "gpu_config",
+                "arch",
+                "clock_mhz",
+                "replicas",
+                "succeeded",
+                "row",
+                "kernel",
+                "instance",
+                "n"));
+    for (String measure : MEASURES) {
+      for (String statistic : List.of("mean", "stdev", "min", "max")) {
+        header.add(measure + "_" + statistic);
+      }
+    }
+    return List.copyOf(header);
+  }
+
+  private static List<String> csvRow(ConfigResult config, String row, KernelComparison kernel) {
+    List<String> cells = new ArrayList<>(CSV_HEADER.size());
+    cells.add(config.gpuConfig());
+    cells.add(config.arch() == null ? "" : config.arch());
+    cells.add(config.clockMhz() == null ? "" : number(config.clockMhz()));
+    cells.add(Integer.toString(config.replicas()));
+    cells.add(Integer.toString(config.succeeded()));
+    cells.add(row);
+    cells.add(row.equals("total") ? "" : kernel.name());
+    cells.add(row.equals("total") ? "" : Integer.toString(kernel.instance()));
+    cells.add(Integer.toString(kernel.n()));
+    for (Spread spread :
+        List.of(kernel.cycles(), kernel.instructions(), kernel.ipc(), kernel.simulatedTimeUs())) {
+      for (double statistic : List.of(spread.mean(), spread.stdev(), spread.min(), spread.max())) {
+        cells.add(spread.isEmpty() ? "" : number(statistic));
+      }
+    }
+    return cells;
+  }
+
+  /** A number as plain decimal text: no exponent, no trailing {@code .0}. */
+  private static String number(double value) {
+    if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+      return Long.toString((long) value);
+    }
+    return new BigDecimal(Double.toString(value)).toPlainString();
+  }
+
+  private static void row(Appendable out, List<String> cells) throws IOException {
+    for (int i = 0; i < cells.size(); i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      out.append(quote(cells.get(i)));
+    }
+    out.append("\r\n");
+  }
+
+  private static String quote(String cell) {
+    if (cell.indexOf(',') < 0
+        && cell.indexOf('"') < 0
+        && cell.indexOf('\n') < 0
+        && cell.indexOf('\r') < 0) {
+      return cell;
+    }
+    return '"' + cell.replace("\"", "\"\"") + '"';
+  }
+}

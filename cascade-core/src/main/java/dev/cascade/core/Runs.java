@@ -1,0 +1,59 @@
+package dev.cascade.core;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs and their sims: create a run of a trace on GPU configs, follow it, cancel it, and read what
+ * its sims printed. The same interface whether Cascade is embedded ({@link Cascade#runs()}) or a
+ * server reached over HTTP ({@code CascadeClient.runs()}).
+ */
+public interface Runs {
+
+  /**
+   * Checks the request, writes the run and all its sims as {@code pending}, and launches them in
+   * the background.
+   *
+   * @throws CascadeException {@code not_found} for an unknown trace, {@code conflict} for a trace
+   *     not ready or a sample, {@code invalid} for bad entries; each names the field
+   */
+  Run create(String traceId, List<RunEntry> entries);
+
+  /** The run with its sims and derived state; empty when there is none. */
+  Optional<Run> find(String runId);
+
+  /** The run, or {@code not_found} naming the id. */
+  Run get(String runId);
+
+  /** Every run, newest first. */
+  List<Run> list();
+
+  /**
+   * Cancels every unfinished sim of the run and stops it; finished sims keep their results.
+   * Cancelling twice is harmless. Returns the run as it is now.
+   */
+  Run cancel(String runId);
+
+  /**
+   * Waits until every sim of the run has finished, or {@code timeout} passes, and returns the run
+   * as it is then: check {@link Run#state()}.
+   */
+  Run await(String runId, Duration timeout) throws InterruptedException;
+
+  /** The run's events after {@code afterId}, past and live, in order; close when done. */
+  EventStream events(String runId, long afterId);
+
+  /** The sim, or {@code not_found} naming the id. */
+  Sim sim(String simId);
+
+  /** The sim's whole output so far. Close the stream when done. */
+  InputStream log(String simId);
+
+  /** The last {@code lines} lines of the sim's output. */
+  List<String> logTail(String simId, int lines);
+
+  /** The kernels the sim has finished, with their statistics, in log order. */
+  List<KernelResult> kernels(String simId);
+}

@@ -1,0 +1,199 @@
+package dev.cascade.core.internal.results;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ConfigResult;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.KernelComparison;
+import dev.cascade.core.Results;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.Spread;
+import dev.cascade.core.internal.output.SimKernels;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.RunRepository;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Computes a run's {@link Results} from the stored kernels of each sim, every time, so a run still
+ * going shows what it has so far.
+ */
+public final class ResultsComparer implements Results {
+
+  private final Database database;
+  private final RunRepository runs;
+  private final GpuConfigCatalog catalog;
+
+  /**
+   * Results of the runs in {@code database}, with each config's architecture and core clock taken
+   * from {@code catalog}.
+   */
+  public ResultsComparer(Database database, GpuConfigCatalog catalog) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.runs = new RunRepository(database);
+  }
+
+  /**
+   * The run's results, one per entry, in the run's entry order. Only succeeded sims count; a config
+   * none of whose sims succeeded is still listed, with no kernels and empty spreads.
+   *
+   * @throws CascadeException {@code not_found} when there is no such run
+   */
+  @Override
+  public List<ConfigResult> compare(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    Run run =
+        runs.find(runId)
+            .orElseThrow(
+                () ->
+                    new CascadeException(
+                        ErrorCode.NOT_FOUND,
+                        "run \"" + runId + "\" does not exist; list the runs to find its id",
+                        "run_id"));
+    Map<String, List<SimKernels.Headline>> kernelsBySim = new HashMap<>();
+    for (SimKernels.Headline kernel :
+        database.read(connection -> SimKernels.headlines(connection, runId))) {
+      kernelsBySim.computeIfAbsent(kernel.simId(), id -> new ArrayList<>()).add(kernel);
+    }
+    List<ConfigResult> results = new ArrayList<>();
+    for (RunEntry entry : run.entries()) {
+      List<Sim> sims =
+          run.sims().stream().filter(sim -> sim.gpuConfig().equals(entry.gpuConfig())).toList();
+      results.add(configResult(entry.gpuConfig(), sims, kernelsBySim));
+    }
+    return List.copyOf(results);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private ConfigResult configResult(
+      String gpuConfig, List<Sim> sims, Map<String, List<SimKernels.Headline>> kernelsBySim) {
+    List<String> notes = new ArrayList<>();
+    Optional<GpuConfig> config = findConfig(gpuConfig, notes);
+    String arch = config.map(GpuConfig::arch).orElse(null);
+    Double clockMhz =
+        config
+            .map(GpuConfig::clockMhz)
+            .filter(clock -> clock > 0 && Double.isFinite(clock))
+            .orElse(null);
+    if (config.isPresent() && clockMhz == null) {
+      notes.add(
+          "GPU config \""
+              + gpuConfig
+              + "\" has no core clock in the catalog ("
+              + config.get().reason()
+              + "); simulated times are left out");
+    }
+
+    List<Sim> succeeded =
+        sims.stream()
+            .filter(sim -> sim.state() == SimState.SUCCEEDED)
+            .sorted((a, b) -> Integer.compare(a.replica(), b.replica()))
+            .toList();
+    Map<KernelKey, Series> kernels = new LinkedHashMap<>();
+    Series total = new Series();
+    for (Sim sim : succeeded) {
+      long cycles = 0;
+      long instructions = 0;
+      for (SimKernels.Headline kernel : kernelsBySim.getOrDefault(sim.id(), List.of())) {
+        kernels
+            .computeIfAbsent(new KernelKey(kernel.name(), kernel.instance()), key -> new Series())
+            .add(sim.replica(), kernel.cycles(), kernel.instructions());
+        cycles += kernel.cycles();
+        instructions += kernel.instructions();
+      }
+      total.add(sim.replica(), cycles, instructions);
+      String outcome = sim.progress().logOutcome();
+      if (outcome != null && !outcome.equals("complete")) {
+        notes.add(
+            "replica "
+                + sim.replica()
+                + " succeeded but its log ended "
+                + outcome.replace('_', ' ')
+                + (outcome.equals("not_final")
+                    ? " (a cycle or instruction limit): its last kernel's numbers are not final"
+                    : ""));
+      }
+    }
+    List<KernelComparison> comparisons = new ArrayList<>();
+    kernels.forEach(
+        (key, series) -> comparisons.add(series.compare(key.name, key.instance, clockMhz)));
+    return new ConfigResult(
+        gpuConfig,
+        arch,
+        clockMhz,
+        sims.size(),
+        succeeded.size(),
+        comparisons,
+        total.compare(KernelComparison.TOTAL, 0, clockMhz),
+        notes);
+  }
+
+  private Optional<GpuConfig> findConfig(String gpuConfig, List<String> notes) {
+    try {
+      Optional<GpuConfig> config = catalog.find(gpuConfig);
+      if (config.isEmpty()) {
+        notes.add(
+            "GPU config \""
+                + gpuConfig
+                + "\" is no longer in the catalog ("
+                + catalog.source()
+                + "), so its core clock is unknown; simulated times are left out");
+      }
+      return config;
+    } catch (CascadeException e) {
+      notes.add(
+          "the GPU config catalog cannot be read ("
+              + e.getMessage()
+              + "); simulated times of \""
+              + gpuConfig
+              + "\" are left out");
+      return Optional.empty();
+    }
+  }
+
+  private record KernelKey(String name, int instance) {}
+
+  /** One kernel's (or the total's) numbers, one entry per replica that had it. */
+  private static final class Series {
+    private final List<Integer> replicas = new ArrayList<>();
+    private final List<Double> cycles = new ArrayList<>();
+    private final List<Double> instructions = new ArrayList<>();
+    private final List<Double> ipc = new ArrayList<>();
+
+    void add(int replica, long kernelCycles, long kernelInstructions) {
+      if (!replicas.isEmpty() && replicas.get(replicas.size() - 1) == replica) {
+        return; // a replica's log cannot have the same (name, instance) twice; keep the first
+      }
+      replicas.add(replica);
+      cycles.add((double) kernelCycles);
+      instructions.add((double) kernelInstructions);
+      ipc.add(kernelCycles == 0 ? 0.0 : (double) kernelInstructions / kernelCycles);
+    }
+
+    KernelComparison compare(String name, int instance, Double clockMhz) {
+      Spread time =
+          clockMhz == null
+              ? Spread.empty()
+              : Spread.of(cycles.stream().map(value -> value / clockMhz).toList());
+      return new KernelComparison(
+          name,
+          instance,
+          replicas,
+          Spread.of(cycles),
+          Spread.of(instructions),
+          Spread.of(ipc),
+          time);
+    }
+  }
+}
