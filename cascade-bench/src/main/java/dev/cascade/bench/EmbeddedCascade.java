@@ -1,13 +1,13 @@
 package dev.cascade.bench;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import dev.cascade.core.spi.Launcher;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +16,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -43,7 +41,6 @@ final class EmbeddedCascade implements AutoCloseable {
       Path dataDir, Launcher launcher, List<String> simCommand, Map<String, String> simEnvironment)
       throws IOException, InterruptedException {
     deleteTree(dataDir);
-    CompletableFuture<String> url = new CompletableFuture<>();
     Cascade cascade =
         Cascade.builder()
             .dataDir(dataDir)
@@ -52,33 +49,20 @@ final class EmbeddedCascade implements AutoCloseable {
             .simCommand(simCommand)
             .simEnvironment(simEnvironment)
             .uploadQuietPeriod(QUIET)
-            .mainUrl(url::join)
+            .server(ServerSettings.defaults().withPort(0).withToken(null))
             .build()
             .start();
-    CascadeServer server = null;
     try {
-      server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(0).withToken(null));
-      url.complete(server.url());
-      DemoTraceSeeder.seedIfEmpty(cascade.traces().tracesFolder());
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (true) {
-        cascade.traces().rescan();
-        Optional<Trace> trace = cascade.traces().find(DemoTraceSeeder.DEMO_ID);
-        if (trace.isPresent() && trace.get().state() == TraceState.READY) {
-          return new EmbeddedCascade(cascade, server, trace.get());
-        }
-        if (trace.isPresent() && trace.get().state() == TraceState.FAILED) {
-          throw new IllegalStateException("the demo trace failed: " + trace.get().reason());
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the demo trace was not ready within 60 s");
-        }
-        Thread.sleep(100);
+      DemoTraces.seedIfEmpty(dataDir);
+      Trace trace = cascade.traces().await(DemoTraces.DEMO_ID, Duration.ofSeconds(60));
+      if (trace.state() != TraceState.READY) {
+        throw new IllegalStateException(
+            "the demo trace is "
+                + trace.state().wireName()
+                + (trace.reason() == null ? " after 60 s" : ": " + trace.reason()));
       }
+      return new EmbeddedCascade(cascade, cascade.server().orElseThrow(), trace);
     } catch (IOException | InterruptedException | RuntimeException e) {
-      if (server != null) {
-        server.close();
-      }
       cascade.close();
       throw e;
     }

@@ -2,9 +2,9 @@ package dev.cascade.cli;
 
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +59,6 @@ final class AppSetup {
     if (Files.exists(dataDir.resolve("cascade.db"))) {
       return List.of();
     }
-    return DemoTraceSeeder.seedIfEmpty(
-        dataDir.resolve("s3").resolve("cascade").resolve("accelsim-traces"));
+    return DemoTraces.seedIfEmpty(dataDir);
   }
 }

@@ -23,11 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -180,64 +176,40 @@ final class RunCommand implements Callable<Integer> {
 
   private static Trace awaitReady(Cascade cascade, String traceId, PrintWriter progress)
       throws InterruptedException {
-    BlockingQueue<Trace> changes = new LinkedBlockingQueue<>();
-    Consumer<Trace> listener =
-        trace -> {
-          if (trace.id().equals(traceId)) {
-            changes.add(trace);
-          }
-        };
-    cascade.traces().addListener(listener);
-    try {
-      long deadline = System.nanoTime() + TRACE_READY_TIMEOUT.toNanos();
-      cascade.traces().rescan();
-      Optional<Trace> found = cascade.traces().find(traceId);
-      boolean told = false;
-      while (true) {
-        if (found.isPresent() && found.get().state() == TraceState.READY) {
-          return found.get();
-        }
-        if (found.isPresent() && found.get().state() == TraceState.FAILED) {
-          throw new CascadeException(
-              ErrorCode.CONFLICT,
-              "trace \"" + traceId + "\" failed: " + found.get().reason(),
-              "trace_id");
-        }
-        if (found.isEmpty()
-            && !Files.isDirectory(cascade.traces().tracesFolder().resolve(traceId))) {
-          throw new CascadeException(
-              ErrorCode.NOT_FOUND,
-              "there is no trace \""
-                  + traceId
-                  + "\" in "
-                  + cascade.traces().tracesFolder()
-                  + "; give a trace id from there, or a folder holding a trace",
-              "trace_id");
-        }
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-          throw new CascadeException(
-              ErrorCode.UNAVAILABLE,
-              "trace \""
-                  + traceId
-                  + "\" is still "
-                  + found.map(t -> t.state().wireName()).orElse("unknown")
-                  + " after "
-                  + TRACE_READY_TIMEOUT.toMinutes()
-                  + " minutes",
-              "trace_id");
-        }
-        if (!told) {
-          progress.println("Waiting for trace " + traceId + " to be ready...");
-          progress.flush();
-          told = true;
-        }
-        Trace changed = changes.poll(Math.min(remaining, 1_000_000_000L), TimeUnit.NANOSECONDS);
-        found = changed != null ? Optional.of(changed) : cascade.traces().find(traceId);
-      }
-    } finally {
-      cascade.traces().removeListener(listener);
+    Path folder = cascade.traces().folderOf(traceId);
+    Optional<Trace> now = cascade.traces().find(traceId);
+    if (now.isEmpty() && !Files.isDirectory(folder)) {
+      throw new CascadeException(
+          ErrorCode.NOT_FOUND,
+          "there is no trace \""
+              + traceId
+              + "\" in "
+              + folder.getParent()
+              + "; give a trace id from there, or a folder holding a trace",
+          "trace_id");
     }
+    if (now.isEmpty() || !now.get().state().isSettled()) {
+      progress.println("Waiting for trace " + traceId + " to be ready...");
+      progress.flush();
+    }
+    Trace trace = cascade.traces().await(traceId, TRACE_READY_TIMEOUT);
+    if (trace.state() == TraceState.FAILED) {
+      throw new CascadeException(
+          ErrorCode.CONFLICT, "trace \"" + traceId + "\" failed: " + trace.reason(), "trace_id");
+    }
+    if (trace.state() != TraceState.READY) {
+      throw new CascadeException(
+          ErrorCode.UNAVAILABLE,
+          "trace \""
+              + traceId
+              + "\" is still "
+              + trace.state().wireName()
+              + " after "
+              + TRACE_READY_TIMEOUT.toMinutes()
+              + " minutes",
+          "trace_id");
+    }
+    return trace;
   }
 
   private static Thread cancelOnInterrupt(Cascade cascade, String runId) {

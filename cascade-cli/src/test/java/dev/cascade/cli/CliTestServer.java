@@ -1,13 +1,15 @@
 package dev.cascade.cli;
 
-import dev.cascade.core.Cascade;
-import dev.cascade.core.CascadeServer;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Heartbeat;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.http.HttpApi;
+import dev.cascade.core.internal.trace.TraceStore;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
@@ -45,8 +47,8 @@ final class CliTestServer implements AutoCloseable {
   static final int KERNELS = 3;
 
   final FakeLauncher launcher = new FakeLauncher();
-  final Cascade cascade;
-  final CascadeServer server;
+  final Engine engine;
+  final HttpApi server;
   final Map<String, String> environment = new HashMap<>();
   private final Map<String, Integer> chunks = new ConcurrentHashMap<>();
   private final Map<String, Long> totalCycles = new ConcurrentHashMap<>();
@@ -66,18 +68,19 @@ final class CliTestServer implements AutoCloseable {
             + " \"traced_layers\": [\"model.decoder.layers.10.self_attn\"]}");
     writeTrace(dataDir, "sample", 2, "{\"status\": \"complete\", \"sample\": true}");
     writeTrace(dataDir, "broken", 1, "{\"status\": \"failed\", \"error\": \"profiler crashed\"}");
-    cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .catalog(GpuConfigCatalog.builtIn())
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(200))
-            .simCommand(List.of("true"))
-            .mainUrl("http://127.0.0.1:9")
-            .build()
-            .start();
-    server = CascadeServer.start(cascade, settings);
+    engine =
+        Engine.open(
+            CascadeSettings.builder()
+                .dataDir(dataDir)
+                .launcher(launcher)
+                .catalog(GpuConfigCatalog.builtIn())
+                .uploadQuietPeriod(Duration.ofMillis(100))
+                .traceRescanInterval(Duration.ofMillis(200))
+                .simCommand(List.of("true"))
+                .mainUrl("http://127.0.0.1:9")
+                .settings());
+    server = HttpApi.start(engine, settings);
+    engine.startLaunching("http://127.0.0.1:9");
     environment.put("CASCADE_URL", server.url());
     awaitTrace("demo", TraceState.READY);
     awaitTrace("sample", TraceState.READY);
@@ -89,7 +92,7 @@ final class CliTestServer implements AutoCloseable {
     try {
       server.close();
     } finally {
-      cascade.close();
+      engine.close();
     }
   }
 
@@ -209,7 +212,7 @@ final class CliTestServer implements AutoCloseable {
               + "*** GPGPU-Sim Simulator Version 4.2.0  [build gpgpu-sim_git-commit-test] ***\n"
               + "GPGPU-Sim uArch: performance model initialization complete.\n");
     }
-    cascade.runs().heartbeat(sim.simId(), Heartbeat.running(chunks.get(sim.simId())));
+    engine.reports().heartbeat(sim.simId(), Heartbeat.running(chunks.get(sim.simId())));
   }
 
   /**
@@ -249,7 +252,7 @@ final class CliTestServer implements AutoCloseable {
             + "gpgpu_simulation_rate = 4000 (inst/sec)\n"
             + "gpgpu_simulation_rate = 1000 (cycle/sec)\n"
             + "gpgpu_silicon_slowdown = 1000000x\n");
-    cascade.runs().heartbeat(sim.simId(), Heartbeat.running(chunks.get(sim.simId())));
+    engine.reports().heartbeat(sim.simId(), Heartbeat.running(chunks.get(sim.simId())));
   }
 
   /** Finishes every kernel still to do and reports {@code succeeded}. */
@@ -260,8 +263,8 @@ final class CliTestServer implements AutoCloseable {
       finishKernel(sim, k);
     }
     chunk(sim, "GPGPU-Sim: *** simulation thread exiting ***\nGPGPU-Sim: *** exit detected ***\n");
-    cascade
-        .runs()
+    engine
+        .reports()
         .heartbeat(
             sim.simId(), new Heartbeat(SimState.SUCCEEDED, null, 0, chunks.get(sim.simId())));
   }
@@ -269,14 +272,14 @@ final class CliTestServer implements AutoCloseable {
   /** Reports {@code failed} with {@code error}. */
   void fail(SimLaunch sim, String error) {
     heartbeat(sim);
-    cascade
-        .runs()
+    engine
+        .reports()
         .heartbeat(sim.simId(), new Heartbeat(SimState.FAILED, error, 1, chunks.get(sim.simId())));
   }
 
   private void chunk(SimLaunch sim, String text) {
     int seq = chunks.merge(sim.simId(), 1, Integer::sum) - 1;
-    cascade.runs().putChunk(sim.simId(), seq, text.getBytes(StandardCharsets.UTF_8));
+    engine.reports().putChunk(sim.simId(), seq, text.getBytes(StandardCharsets.UTF_8));
   }
 
   // ------------------------------------------------------------------ traces
@@ -289,12 +292,12 @@ final class CliTestServer implements AutoCloseable {
             reached.complete(trace);
           }
         };
-    cascade.traces().addListener(listener);
+    ((TraceStore) engine.traces()).addListener(listener);
     try {
-      cascade.traces().find(id).filter(t -> t.state() == state).ifPresent(reached::complete);
+      engine.traces().find(id).filter(t -> t.state() == state).ifPresent(reached::complete);
       reached.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     } finally {
-      cascade.traces().removeListener(listener);
+      ((TraceStore) engine.traces()).removeListener(listener);
     }
   }
 

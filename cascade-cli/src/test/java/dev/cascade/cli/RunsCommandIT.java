@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.cli.CliTestServer.Result;
 import dev.cascade.cli.CliTestServer.WatchedOutput;
-import dev.cascade.core.CascadeServer;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
+import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.core.spi.SimLaunch;
 import java.nio.file.Path;
 import java.util.List;
@@ -86,7 +86,7 @@ final class RunsCommandIT {
         .contains("65")
         .endsWith(NL)
         .hasLineCount(1);
-    assertThat(cascade.cascade.runs().list()).isEmpty();
+    assertThat(cascade.engine.runs().list()).isEmpty();
   }
 
   @Test
@@ -313,7 +313,7 @@ final class RunsCommandIT {
   void watch_finishedRun_printsTheOutcomeAtOnce() throws Exception {
     String id = create("SM90_H100:1");
     cascade.succeed(cascade.nextLaunch());
-    assertThat(cascade.cascade.runs().await(id, CliTestServer.WAIT).state())
+    assertThat(cascade.engine.runs().await(id, CliTestServer.WAIT).state())
         .isEqualTo(RunState.SUCCEEDED);
 
     Result result = cascade.run("runs", "watch", id, "--plain");
@@ -400,7 +400,7 @@ final class RunsCommandIT {
     Result result = cascade.run("runs", "results", id, "--csv");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertThat(result.out()).isEqualTo(cascade.cascade.results().csv(id));
+    assertThat(result.out()).isEqualTo(cascade.engine.results().csv(id));
     List<String> rows = result.out().lines().toList();
     assertThat(rows.get(0)).startsWith("gpu_config,arch,clock_mhz,replicas,succeeded,row,kernel,");
     assertThat(rows.get(1)).startsWith("SM90_H100,sm_90,1980");
@@ -460,9 +460,8 @@ final class RunsCommandIT {
 
   @Test
   void aServerWithAToken_refusesWithoutIt_andAnswersWithCascadeToken() {
-    try (CascadeServer guarded =
-        CascadeServer.start(
-            cascade.cascade, ServerSettings.defaults().withPort(0).withToken("s3cret"))) {
+    try (HttpApi guarded =
+        HttpApi.start(cascade.engine, ServerSettings.defaults().withPort(0).withToken("s3cret"))) {
       cascade.environment.put("CASCADE_URL", guarded.url());
 
       Result refused = cascade.run("runs", "list");
@@ -501,7 +500,7 @@ final class RunsCommandIT {
     for (SimLaunch sim : cascade.nextLaunches(3)) {
       cascade.succeed(sim);
     }
-    assertThat(cascade.cascade.runs().await(id, CliTestServer.WAIT).state())
+    assertThat(cascade.engine.runs().await(id, CliTestServer.WAIT).state())
         .isEqualTo(RunState.SUCCEEDED);
     return id;
   }

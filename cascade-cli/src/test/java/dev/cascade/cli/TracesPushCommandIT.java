@@ -2,12 +2,13 @@ package dev.cascade.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cascade.core.Cascade;
-import dev.cascade.core.CascadeServer;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.s3.EmbeddedS3;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,8 +38,8 @@ final class TracesPushCommandIT {
   @TempDir Path dataDir;
   @TempDir Path work;
 
-  private Cascade cascade;
-  private CascadeServer server;
+  private Engine cascade;
+  private HttpApi server;
   private EmbeddedS3 s3;
   private final Map<String, String> environment = new HashMap<>();
   private StringWriter out;
@@ -47,14 +48,16 @@ final class TracesPushCommandIT {
   @BeforeEach
   void start() {
     cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .catalog(GpuConfigCatalog.builtIn())
-            .uploadQuietPeriod(Duration.ofMillis(300))
-            .traceRescanInterval(Duration.ofMillis(500))
-            .build()
-            .start();
-    server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(0));
+        Engine.open(
+            CascadeSettings.builder()
+                .dataDir(dataDir)
+                .catalog(GpuConfigCatalog.builtIn())
+                .uploadQuietPeriod(Duration.ofMillis(300))
+                .traceRescanInterval(Duration.ofMillis(500))
+                .mainUrl("http://127.0.0.1:9")
+                .settings());
+    server = HttpApi.start(cascade, ServerSettings.defaults().withPort(0));
+    cascade.startLaunching(server.url());
     s3 = EmbeddedS3.builder().dataDir(dataDir).port(0).build().start();
     environment.put("CASCADE_S3_ENDPOINT", s3.endpoint().toString());
     environment.put("CASCADE_S3_ACCESS_KEY", s3.credentials().accessKey());
@@ -148,7 +151,7 @@ final class TracesPushCommandIT {
     assertThat(err.toString())
         .contains("refused the key pair (SignatureDoesNotMatch)")
         .contains("CASCADE_S3_SECRET_KEY");
-    assertThat(cascade.traces().tracesFolder().resolve("refused")).doesNotExist();
+    assertThat(cascade.traces().folderOf("refused")).doesNotExist();
   }
 
   @Test
@@ -166,8 +169,8 @@ final class TracesPushCommandIT {
   @Test
   void push_toAServerWantingAToken_saysToSetCascadeToken() throws IOException {
     Path trace = writeTrace(work.resolve("token"), "{\"status\": \"complete\"}");
-    try (CascadeServer guarded =
-        CascadeServer.start(cascade, ServerSettings.defaults().withPort(0).withToken("t0ken"))) {
+    try (HttpApi guarded =
+        HttpApi.start(cascade, ServerSettings.defaults().withPort(0).withToken("t0ken"))) {
       environment.put("CASCADE_URL", guarded.url());
 
       int refused = push(trace.toString(), "--id", "token");
@@ -192,7 +195,7 @@ final class TracesPushCommandIT {
     assertThat(err.toString())
         .contains("cannot reach Cascade at http://127.0.0.1:1")
         .contains("--no-wait");
-    assertThat(cascade.traces().tracesFolder().resolve("unreachable")).doesNotExist();
+    assertThat(cascade.traces().folderOf("unreachable")).doesNotExist();
   }
 
   // ---------------------------------------------------------------- helpers

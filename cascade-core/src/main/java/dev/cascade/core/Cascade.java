@@ -1,29 +1,16 @@
 package dev.cascade.core;
 
-import dev.cascade.core.internal.events.EventLog;
-import dev.cascade.core.internal.output.SimOutput;
-import dev.cascade.core.internal.results.ResultsComparer;
-import dev.cascade.core.internal.run.HeartbeatMonitor;
-import dev.cascade.core.internal.run.RunSettings;
-import dev.cascade.core.internal.run.SimJson;
-import dev.cascade.core.internal.store.Database;
-import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.core.spi.Launcher;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cascade, embedded: the one entry point. Build it, {@link #start()} it, use its {@link #runs()},
- * {@link #traces()}, and {@link #configs()}, and close it. Closing stops Cascade's own work; sims
- * that are running keep running and report again after the next start.
+ * {@link #traces()}, {@link #results()} and {@link #configs()}, and close it. Closing stops
+ * Cascade's own work; sims that are running keep running and report again after the next start.
  *
  * <pre>{@code
  * try (Cascade cascade = Cascade.builder().dataDir(dir).launcher(new LocalLauncher()).build().start()) {
@@ -35,16 +22,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Cascade implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(Cascade.class);
-
   private final CascadeSettings settings;
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final List<AutoCloseable> toClose = new ArrayList<>();
-  private Database database;
-  private TraceStore traces;
-  private RunManager runs;
-  private Results results;
+  private Engine engine;
   private CascadeServer server;
 
   private Cascade(CascadeSettings settings) {
@@ -63,75 +44,21 @@ public final class Cascade implements AutoCloseable {
    * Opens the database, starts watching traces, starts the HTTP server its settings ask for (by
    * default a loopback one that sims report to), launches sims left pending by a previous process
    * and starts the heartbeat monitor. Returns this Cascade.
+   *
+   * @throws CascadeException {@code invalid} (field {@code bind}) when the server's address is not
+   *     loopback and there is no token; {@code unavailable} (field {@code port}) when its port is
+   *     taken
    */
   public Cascade start() {
     if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("this Cascade was already started");
     }
     try {
-      Files.createDirectories(settings.dataDir());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the data dir " + settings.dataDir(), e);
-    }
-    try {
-      database = Database.open(settings.dataDir().resolve("cascade.db"));
-      toClose.add(database);
-      EventLog events = new EventLog(database);
-      traces =
-          TraceStore.builder()
-              .dataDir(settings.dataDir())
-              .database(database)
-              .clock(settings.clock())
-              .quietPeriod(settings.uploadQuietPeriod())
-              .rescanInterval(settings.traceRescanInterval())
-              .build()
-              .start();
-      toClose.add(0, traces);
-      SimRepository simRows = new SimRepository(database, settings.clock());
-      SimOutput outputs =
-          new SimOutput(
-              database,
-              events,
-              (connection, simId) -> SimJson.json(simRows.find(connection, simId).orElseThrow()),
-              settings.clock(),
-              settings.catalog());
-      RunSettings runSettings =
-          new RunSettings(
-              settings.dataDir(),
-              settings.maxLaunches(),
-              settings.heartbeatTimeout(),
-              settings.monitorInterval(),
-              settings.finishedStopDelay(),
-              settings.simCommand(),
-              settings.simEnvironment(),
-              this::mainUrl);
-      runs =
-          new RunManager(
-              database,
-              events,
-              traces,
-              settings.catalog(),
-              settings.launcher(),
-              outputs,
-              runSettings,
-              settings.clock());
-      toClose.add(0, runs::close);
-      results = new ResultsComparer(database, settings.catalog());
+      engine = Engine.open(settings);
       if (settings.server() != null) {
-        server = CascadeServer.start(this, settings.server());
-        toClose.add(0, server);
+        server = new CascadeServer(HttpApi.start(engine, settings.server()), settings.server());
       }
-      runs.launchPending();
-      if (!settings.monitorInterval().isZero()) {
-        HeartbeatMonitor monitor =
-            new HeartbeatMonitor(runs::checkHeartbeats, settings.monitorInterval());
-        toClose.add(0, monitor);
-      }
-      log.info(
-          "Cascade started: data in {}, sims by the {} launcher, configs from {}",
-          settings.dataDir(),
-          settings.launcher().name(),
-          settings.catalog().source());
+      engine.startLaunching(settings.mainUrl() != null ? settings.mainUrl() : server.url());
       return this;
     } catch (RuntimeException e) {
       close();
@@ -144,13 +71,6 @@ public final class Cascade implements AutoCloseable {
     return Optional.ofNullable(server);
   }
 
-  private String mainUrl() {
-    if (settings.mainUrl() != null) {
-      return settings.mainUrl().get();
-    }
-    return server.url();
-  }
-
   public CascadeSettings settings() {
     return settings;
   }
@@ -159,20 +79,22 @@ public final class Cascade implements AutoCloseable {
     return settings.dataDir();
   }
 
-  public RunManager runs() {
+  /** Create, follow and cancel runs, and read what their sims printed. */
+  public Runs runs() {
     requireStarted();
-    return runs;
+    return engine.runs();
   }
 
-  public TraceStore traces() {
+  /** The traces uploaded into the data dir, and their states. */
+  public Traces traces() {
     requireStarted();
-    return traces;
+    return engine.traces();
   }
 
   /** Per-config, per-kernel comparisons of a run's sims, with the spread across replicas. */
   public Results results() {
     requireStarted();
-    return results;
+    return engine.results();
   }
 
   public GpuConfigCatalog configs() {
@@ -190,19 +112,17 @@ public final class Cascade implements AutoCloseable {
     }
   }
 
-  /** Stops Cascade's own work and closes the database; running sims are left running. */
+  /** Stops the server and Cascade's own work and closes the database; sims are left running. */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (AutoCloseable closeable : toClose) {
-      try {
-        closeable.close();
-      } catch (Exception e) {
-        log.warn("closing {} failed", closeable, e);
-      }
+    if (server != null) {
+      server.close();
     }
-    toClose.clear();
+    if (engine != null) {
+      engine.close();
+    }
   }
 }

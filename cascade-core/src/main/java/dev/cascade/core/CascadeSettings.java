@@ -1,5 +1,6 @@
 package dev.cascade.core;
 
+import dev.cascade.core.internal.trace.TraceStore;
 import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -8,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * How a {@link Cascade} is set up. Immutable; made by {@link Cascade#builder()}, which rejects a
@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * @param heartbeatTimeout silence that makes a running sim {@code lost} ({@code
  *     CASCADE_HEARTBEAT_TIMEOUT_S}, 60 s); 10 times it makes the sim {@code failed}
  * @param monitorInterval how often the heartbeat monitor looks (5 s); zero turns the background
- *     monitor off, for tests that call {@link RunManager#checkHeartbeats()} themselves
+ *     monitor off, for tests that run the check themselves
  * @param uploadQuietPeriod how long a trace's files must be still before it is processed ({@code
  *     CASCADE_UPLOAD_QUIET_S}, 10 s)
  * @param traceRescanInterval how often the traces folder is rescanned besides being watched
@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD}); by default what {@link
  *     SimCommands#choose} picks: the sim agent with Accel-Sim or with the emulator
  * @param simEnvironment extra variables every sim gets
- * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}), asked at each launch; null
- *     means the URL of the server Cascade starts
+ * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}); null means the URL of the
+ *     server Cascade starts
  * @param server the HTTP server Cascade starts for sims to report to (and for the API and UI); null
  *     when the embedder starts one itself or sims report elsewhere. By default, when no {@code
  *     mainUrl} is given, a loopback server on a free port.
@@ -49,7 +49,7 @@ public record CascadeSettings(
     Duration finishedStopDelay,
     List<String> simCommand,
     Map<String, String> simEnvironment,
-    Supplier<String> mainUrl,
+    String mainUrl,
     ServerSettings server) {
 
   public static final int MAX_LAUNCHES_LIMIT = 256;
@@ -85,7 +85,8 @@ public record CascadeSettings(
     private Duration finishedStopDelay = Duration.ofSeconds(30);
     private List<String> simCommand = List.of();
     private Map<String, String> simEnvironment = Map.of();
-    private Supplier<String> mainUrl;
+    private String mainUrl;
+    private Map<String, String> environment = Map.of();
     private ServerSettings server;
     private boolean noServer;
 
@@ -95,9 +96,12 @@ public record CascadeSettings(
      * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
      * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_HEARTBEAT_TIMEOUT_S}, {@code
      * CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code CASCADE_MAIN_URL}, and the GPU
-     * config catalog ({@link GpuConfigCatalog#fromEnvironment}). Absent ones keep their value.
+     * config catalog ({@link GpuConfigCatalog#fromEnvironment}). Absent ones keep their value. The
+     * default sim command is chosen from the same variables ({@link SimCommands#choose}). The
+     * builder reads no other environment: without this call, none at all.
      */
     public Builder fromEnvironment(Map<String, String> environment) {
+      this.environment = Map.copyOf(environment);
       String dir = environment.get("CASCADE_DATA_DIR");
       if (dir != null && !dir.isBlank()) {
         dataDir(Path.of(dir));
@@ -216,12 +220,7 @@ public record CascadeSettings(
         throw new IllegalArgumentException(
             "mainUrl must be an http:// or https:// URL; got \"" + mainUrl + "\"");
       }
-      return mainUrl(() -> mainUrl);
-    }
-
-    /** Asked at each launch: the HTTP server may learn its port after the builder is done. */
-    public Builder mainUrl(Supplier<String> mainUrl) {
-      this.mainUrl = Objects.requireNonNull(mainUrl, "mainUrl");
+      this.mainUrl = mainUrl;
       return this;
     }
 
@@ -250,7 +249,7 @@ public record CascadeSettings(
       return new CascadeSettings(
           dataDir,
           launcher != null ? launcher : new LocalLauncher(),
-          catalog != null ? catalog : GpuConfigCatalog.fromEnvironment(System.getenv()),
+          catalog != null ? catalog : GpuConfigCatalog.fromEnvironment(environment),
           clock,
           maxLaunches,
           heartbeatTimeout,
@@ -258,9 +257,7 @@ public record CascadeSettings(
           uploadQuietPeriod,
           traceRescanInterval,
           finishedStopDelay,
-          simCommand.isEmpty()
-              ? SimCommands.choose(System.getenv(), dataDir).command()
-              : simCommand,
+          simCommand.isEmpty() ? SimCommands.choose(environment, dataDir).command() : simCommand,
           simEnvironment,
           mainUrl,
           server != null || noServer || mainUrl != null

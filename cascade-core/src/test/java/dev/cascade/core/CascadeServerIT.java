@@ -20,7 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -125,7 +124,6 @@ final class CascadeServerIT {
     Files.writeString(script, SIM_SCRIPT.replace("\\x20", " "));
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     TestTraces.writeReady(dataDir, "demo", 2);
-    AtomicReference<String> url = new AtomicReference<>("http://127.0.0.1:9");
     cascade =
         Cascade.builder()
             .dataDir(dataDir)
@@ -136,11 +134,10 @@ final class CascadeServerIT {
             .finishedStopDelay(Duration.ofSeconds(5))
             .simCommand(List.of("sh", script.toString()))
             .simEnvironment(Map.of("SIM_MODE_FILE", modeFile.toString()))
-            .mainUrl(url::get)
+            .server(ServerSettings.defaults().withPort(0))
             .build()
             .start();
-    server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(0));
-    url.set(server.url());
+    server = cascade.server().orElseThrow();
     await()
         .atMost(WAIT)
         .until(

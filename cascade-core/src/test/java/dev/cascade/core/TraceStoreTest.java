@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

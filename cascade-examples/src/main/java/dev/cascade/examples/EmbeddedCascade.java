@@ -1,22 +1,16 @@
 package dev.cascade.examples;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.TraceStore;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
+import dev.cascade.core.Traces;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * How the examples start Cascade in a program, with two helpers every embedder needs around it:
@@ -51,10 +45,7 @@ public final class EmbeddedCascade {
    * into a data dir that has no traces yet, as {@code cascade serve} does for a new one.
    */
   public static void seedDemoTrace(Path dataDir) throws IOException {
-    Path traces = dataDir.resolve("s3").resolve("cascade").resolve("accelsim-traces");
-    if (!Files.exists(traces.resolve(DemoTraceSeeder.DEMO_ID))) {
-      DemoTraceSeeder.seedIfEmpty(traces);
-    }
+    DemoTraces.seedIfEmpty(dataDir);
   }
 
   /**
@@ -63,40 +54,21 @@ public final class EmbeddedCascade {
    *
    * @throws IllegalStateException when it failed, or is not ready within {@code timeout}
    */
-  public static Trace awaitReady(TraceStore traces, String id, Duration timeout)
+  public static Trace awaitReady(Traces traces, String id, Duration timeout)
       throws InterruptedException {
-    CompletableFuture<Trace> settled = new CompletableFuture<>();
-    Consumer<Trace> listener =
-        trace -> {
-          if (trace.id().equals(id)
-              && (trace.state() == TraceState.READY || trace.state() == TraceState.FAILED)) {
-            settled.complete(trace);
-          }
-        };
-    traces.addListener(listener);
-    try {
-      traces
-          .find(id)
-          .filter(t -> t.state() == TraceState.READY || t.state() == TraceState.FAILED)
-          .ifPresent(settled::complete);
-      Trace trace = settled.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      if (trace.state() == TraceState.FAILED) {
-        throw new IllegalStateException("trace \"" + id + "\" failed: " + trace.reason());
-      }
-      return trace;
-    } catch (TimeoutException e) {
+    Trace trace = traces.await(id, timeout);
+    if (trace.state() == TraceState.FAILED) {
+      throw new IllegalStateException("trace \"" + id + "\" failed: " + trace.reason());
+    }
+    if (trace.state() != TraceState.READY) {
       throw new IllegalStateException(
           "trace \""
               + id
               + "\" is not ready after "
               + timeout.toSeconds()
               + " s; it is "
-              + traces.find(id).map(t -> t.state().wireName()).orElse("not there"),
-          e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("waiting for trace \"" + id + "\" failed", e.getCause());
-    } finally {
-      traces.removeListener(listener);
+              + trace.state().wireName());
     }
+    return trace;
   }
 }

@@ -4,8 +4,8 @@ import dev.cascade.core.Cascade;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
-import dev.cascade.core.RunManager;
 import dev.cascade.core.RunState;
+import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -55,7 +55,7 @@ public final class WatchRunExample {
       throws Exception {
     EmbeddedCascade.seedDemoTrace(dataDir);
     try (Cascade cascade = EmbeddedCascade.start(dataDir, environment)) {
-      RunManager runs = cascade.runs();
+      Runs runs = cascade.runs();
       EmbeddedCascade.awaitReady(cascade.traces(), "demo", Duration.ofMinutes(1));
       Run run =
           runs.create("demo", List.of(new RunEntry("SM90_H100", 2), new RunEntry("SM90_H200", 2)));
@@ -73,8 +73,7 @@ public final class WatchRunExample {
    * Shows the run's sims as a table each time one of them changes, until every sim has finished;
    * returns the finished run.
    */
-  public static Run watch(RunManager runs, String runId, TableSink sink)
-      throws InterruptedException {
+  public static Run watch(Runs runs, String runId, TableSink sink) throws InterruptedException {
     String shown = "";
     try (EventStream events = runs.events(runId, 0)) { // 0: from the run's first event on
       while (true) {

@@ -1,21 +1,17 @@
 package dev.cascade.junit;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeException;
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Trace;
-import dev.cascade.core.TraceState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /** An experiment on an embedded {@link Cascade}, through its Java API. */
 final class EmbeddedBackend implements Backend {
@@ -40,29 +36,13 @@ final class EmbeddedBackend implements Backend {
 
   @Override
   public Optional<TraceStatus> awaitTrace(String id, Duration timeout) throws InterruptedException {
-    CompletableFuture<Trace> settled = new CompletableFuture<>();
-    Consumer<Trace> listener =
-        trace -> {
-          if (trace.id().equals(id) && isSettled(trace.state())) {
-            settled.complete(trace);
-          }
-        };
-    cascade.traces().addListener(listener);
     try {
-      cascade.traces().rescan();
-      Optional<Trace> now = cascade.traces().find(id);
-      if (now.isEmpty() || isSettled(now.get().state())) {
-        return now.map(EmbeddedBackend::status);
+      return Optional.of(status(cascade.traces().await(id, timeout)));
+    } catch (CascadeException e) {
+      if (e.code() == ErrorCode.NOT_FOUND) {
+        return Optional.empty();
       }
-      try {
-        return Optional.of(status(settled.get(timeout.toMillis(), TimeUnit.MILLISECONDS)));
-      } catch (TimeoutException e) {
-        return trace(id);
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("waiting for trace \"" + id + "\" failed", e.getCause());
-      }
-    } finally {
-      cascade.traces().removeListener(listener);
+      throw e;
     }
   }
 
@@ -111,10 +91,6 @@ final class EmbeddedBackend implements Backend {
       return List.of();
     }
     return cascade.runs().logTail(sim.id(), LOG_TAIL_LINES);
-  }
-
-  private static boolean isSettled(TraceState state) {
-    return state == TraceState.READY || state == TraceState.FAILED;
   }
 
   private static TraceStatus status(Trace trace) {

@@ -1,6 +1,7 @@
 package dev.cascade.junit;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Launchers;
 import dev.cascade.core.Run;
@@ -9,7 +10,6 @@ import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import dev.cascade.core.spi.Launcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -116,7 +116,7 @@ final class ExperimentEnvironment implements AutoCloseable {
       started.add(0, () -> stopUnfinishedSims(cascade));
 
       Experiment experiment = new Experiment(new EmbeddedBackend(cascade), settings.timeout());
-      addTraces(traces, cascade.traces().tracesFolder());
+      addTraces(traces, cascade);
       for (TraceSource trace : traces) {
         experiment.requireReady(trace.id());
       }
@@ -185,7 +185,7 @@ final class ExperimentEnvironment implements AutoCloseable {
       Set<String> ids = new LinkedHashSet<>();
       for (String entry : entries) {
         TraceSource source;
-        if (entry.equals(DemoTraceSeeder.DEMO_ID) || entry.equals(DemoTraceSeeder.SAMPLE_ID)) {
+        if (entry.equals(DemoTraces.DEMO_ID) || entry.equals(DemoTraces.SAMPLE_ID)) {
           source = new TraceSource(entry, null);
         } else {
           Path folder = Path.of(entry).toAbsolutePath().normalize();
@@ -218,18 +218,19 @@ final class ExperimentEnvironment implements AutoCloseable {
   }
 
   /** Writes the traces into the traces folder as an upload would leave them. */
-  private static void addTraces(List<TraceSource> traces, Path tracesFolder) {
+  private static void addTraces(List<TraceSource> traces, Cascade cascade) {
     try {
       if (traces.stream().anyMatch(trace -> trace.folder() == null)) {
-        DemoTraceSeeder.seedIfEmpty(tracesFolder);
+        DemoTraces.seedIfEmpty(cascade.dataDir());
       }
       for (TraceSource trace : traces) {
         if (trace.folder() != null) {
-          copyTrace(trace.folder(), tracesFolder.resolve(trace.id()));
+          copyTrace(trace.folder(), cascade.traces().folderOf(trace.id()));
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the experiment's traces to " + tracesFolder, e);
+      throw new UncheckedIOException(
+          "cannot write the experiment's traces into " + cascade.dataDir(), e);
     }
   }
 

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedS3 implements AutoCloseable {
 
-  /** The bucket created at start, which the trace store watches ({@code TraceStore}). */
+  /** The bucket created at start, which Cascade watches for traces. */
   public static final String BUCKET = "cascade";
 
   public static final String DEFAULT_BIND = "127.0.0.1";

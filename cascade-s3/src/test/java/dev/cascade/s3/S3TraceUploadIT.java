@@ -7,6 +7,7 @@ import dev.cascade.core.Cascade;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.trace.TraceStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -238,8 +239,8 @@ final class S3TraceUploadIT {
             .traceRescanInterval(Duration.ofMillis(500))
             .build()
             .start();
-    cascade
-        .traces()
+    // Every state a trace passes through, however briefly: only the store's own listener sees them.
+    ((TraceStore) cascade.traces())
         .addListener(
             trace ->
                 seen.computeIfAbsent(trace.id(), id -> new CopyOnWriteArrayList<>())

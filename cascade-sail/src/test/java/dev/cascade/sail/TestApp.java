@@ -6,6 +6,7 @@ import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
@@ -13,7 +14,6 @@ import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.agent.SimAgentMain;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import dev.cascade.core.spi.Launcher;
 import java.io.File;
 import java.io.IOException;
@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.tukaani.xz.XZInputStream;
 
@@ -34,7 +33,7 @@ import org.tukaani.xz.XZInputStream;
  */
 final class TestApp implements AutoCloseable {
 
-  static final String TRACE = DemoTraceSeeder.DEMO_ID;
+  static final String TRACE = DemoTraces.DEMO_ID;
   static final Duration WAIT = Duration.ofSeconds(90);
 
   final Cascade cascade;
@@ -57,11 +56,7 @@ final class TestApp implements AutoCloseable {
       int port,
       UnaryOperator<CascadeSettings.Builder> settings)
       throws IOException {
-    DemoTraceSeeder.seedIfEmpty(dataDir.resolve("s3/cascade/accelsim-traces"));
-    // Sims left pending by an earlier start launch before the server is up: with a known port,
-    // they are told where it will be.
-    AtomicReference<String> url =
-        new AtomicReference<>("http://127.0.0.1:" + (port == 0 ? 9 : port));
+    DemoTraces.seedIfEmpty(dataDir);
     Cascade cascade =
         settings
             .apply(
@@ -73,17 +68,10 @@ final class TestApp implements AutoCloseable {
                     .traceRescanInterval(Duration.ofMillis(100))
                     .finishedStopDelay(Duration.ofMillis(200))
                     .simCommand(simCommand)
-                    .mainUrl(url::get))
+                    .server(ServerSettings.defaults().withPort(port)))
             .build()
             .start();
-    CascadeServer server;
-    try {
-      server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(port));
-    } catch (RuntimeException e) {
-      cascade.close();
-      throw e;
-    }
-    url.set(server.url());
+    CascadeServer server = cascade.server().orElseThrow();
     await()
         .atMost(WAIT)
         .until(

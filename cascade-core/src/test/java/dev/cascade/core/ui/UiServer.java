@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
@@ -13,7 +14,7 @@ import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Sim;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.agent.SimAgentMain;
-import dev.cascade.core.internal.demo.DemoTraceSeeder;
+import dev.cascade.core.internal.trace.TraceStore;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -24,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A real Cascade server for the browser tests: the built-in GPU catalog, the demo traces ({@code
@@ -40,7 +40,6 @@ final class UiServer implements AutoCloseable {
   private final Path speedFile;
   private final String token;
   private final LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
-  private final AtomicReference<String> url = new AtomicReference<>("http://127.0.0.1:9");
   private int port;
   private Cascade cascade;
   private CascadeServer server;
@@ -57,19 +56,19 @@ final class UiServer implements AutoCloseable {
     UiServer ui = new UiServer(dir, token);
     ui.speed(0);
     ui.launch(0);
-    DemoTraceSeeder.seedIfEmpty(ui.cascade.traces().tracesFolder());
+    DemoTraces.seedIfEmpty(ui.dataDir);
     await()
         .atMost(WAIT)
         .until(
             () ->
                 ui.cascade
                         .traces()
-                        .find(DemoTraceSeeder.DEMO_ID)
+                        .find(DemoTraces.DEMO_ID)
                         .map(t -> t.state() == TraceState.READY)
                         .orElse(false)
                     && ui.cascade
                         .traces()
-                        .find(DemoTraceSeeder.SAMPLE_ID)
+                        .find(DemoTraces.SAMPLE_ID)
                         .map(t -> t.state() == TraceState.READY)
                         .orElse(false));
     return ui;
@@ -81,6 +80,7 @@ final class UiServer implements AutoCloseable {
   }
 
   private void launch(int port) {
+    ServerSettings settings = ServerSettings.defaults().withPort(port);
     cascade =
         Cascade.builder()
             .dataDir(dataDir)
@@ -90,13 +90,11 @@ final class UiServer implements AutoCloseable {
             .traceRescanInterval(Duration.ofMillis(200))
             .simCommand(simCommand())
             .simEnvironment(Map.of())
-            .mainUrl(url::get)
+            .server(token == null ? settings : settings.withToken(token))
             .build()
             .start();
-    ServerSettings settings = ServerSettings.defaults().withPort(port);
-    server = CascadeServer.start(cascade, token == null ? settings : settings.withToken(token));
+    server = cascade.server().orElseThrow();
     this.port = server.port();
-    url.set(server.url());
   }
 
   /**
@@ -145,7 +143,7 @@ final class UiServer implements AutoCloseable {
   }
 
   Path tracesFolder() {
-    return cascade.traces().tracesFolder();
+    return TraceStore.tracesFolder(dataDir);
   }
 
   Run createRun(String traceId, RunEntry... entries) {

@@ -2,7 +2,7 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.internal.run.SimReports;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.nio.charset.StandardCharsets;
@@ -20,14 +20,14 @@ final class Auth {
   static final String CHALLENGE = "Bearer realm=\"cascade\"";
 
   private final byte[] userToken;
-  private final RunManager runs;
+  private final SimReports reports;
 
   /**
    * @param userToken the user token; null when none is required
    */
-  Auth(String userToken, RunManager runs) {
+  Auth(String userToken, SimReports reports) {
     this.userToken = userToken == null ? null : userToken.getBytes(StandardCharsets.US_ASCII);
-    this.runs = runs;
+    this.reports = reports;
   }
 
   /** {@code handler}, behind the user token. */
@@ -62,7 +62,7 @@ final class Auth {
 
   void requireSim(Context ctx, String simId) {
     String presented = bearer(ctx, "the sim's token (CASCADE_SIM_TOKEN)");
-    if (!runs.isSimToken(simId, presented)) {
+    if (!reports.isSimToken(simId, presented)) {
       throw new CascadeException(
           ErrorCode.FORBIDDEN,
           "the bearer token is not the token of sim \""

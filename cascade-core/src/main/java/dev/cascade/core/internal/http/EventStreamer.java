@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.EventStream;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.Runs;
 import dev.cascade.core.SimEvent;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -40,14 +40,14 @@ final class EventStreamer {
   private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] PREAMBLE = "retry: 2000\n\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final RunManager runs;
+  private final Runs runs;
   private final Auth auth;
   private final MetricsRegistry metrics;
   private final Duration keepAlive;
   private final Set<EventStream> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  EventStreamer(RunManager runs, Auth auth, MetricsRegistry metrics, Duration keepAlive) {
+  EventStreamer(Runs runs, Auth auth, MetricsRegistry metrics, Duration keepAlive) {
     this.runs = runs;
     this.auth = auth;
     this.metrics = metrics;

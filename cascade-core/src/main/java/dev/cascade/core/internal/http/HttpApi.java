@@ -1,15 +1,16 @@
 package dev.cascade.core.internal.http;
 
-import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
-import dev.cascade.core.RunManager;
 import dev.cascade.core.ServerSettings;
+import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.run.RunService;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.HandlerType;
 import io.javalin.router.ParsedEndpoint;
 import io.javalin.util.JavalinBindException;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,23 +27,30 @@ public final class HttpApi implements AutoCloseable {
   private final EventStreamer events;
   private final MetricsRegistry metrics;
 
-  private HttpApi(Javalin app, EventStreamer events, MetricsRegistry metrics) {
+  private final String url;
+
+  private HttpApi(Javalin app, EventStreamer events, MetricsRegistry metrics, String url) {
     this.app = app;
     this.events = events;
     this.metrics = metrics;
+    this.url = url;
   }
 
   /**
-   * Starts listening on {@code settings.bind()}:{@code settings.port()}. The caller has checked
-   * that the address and the token go together.
+   * Starts serving {@code engine} on {@code settings.bind()}:{@code settings.port()}.
+   *
+   * @throws CascadeException {@code invalid} (field {@code bind}) when the address is not loopback
+   *     and there is no token, or the address cannot be resolved; {@code unavailable} (field {@code
+   *     port}) when the port is taken
    */
-  public static HttpApi start(Cascade cascade, ServerSettings settings) {
-    Objects.requireNonNull(cascade, "cascade");
+  public static HttpApi start(Engine engine, ServerSettings settings) {
+    Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(settings, "settings");
-    RunManager runs = cascade.runs();
-    Clock clock = cascade.settings().clock();
+    InetAddress address = BindAddress.requireSafe(settings);
+    RunService runs = engine.runs();
+    Clock clock = engine.clock();
     MetricsRegistry metrics = new MetricsRegistry();
-    Auth auth = new Auth(settings.token(), runs);
+    Auth auth = new Auth(settings.token(), engine.reports());
     EventStreamer events = new EventStreamer(runs, auth, metrics, settings.sseKeepAlive());
     Javalin app =
         Javalin.create(
@@ -63,13 +71,19 @@ public final class HttpApi implements AutoCloseable {
               ErrorMapping.register(config.routes);
               config.routes.after(ctx -> metrics.response(ctx.statusCode()));
               new OpsRoutes(runs, metrics, auth).register(config.routes);
-              new TraceRoutes(cascade.traces(), cascade.configs(), auth).register(config.routes);
+              new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
               new RunRoutes(runs, auth, clock, settings.maxJsonBytes()).register(config.routes);
               events.register(config.routes);
               new SimRoutes(
-                      runs, auth, metrics, clock, settings.maxJsonBytes(), settings.maxChunkBytes())
+                      runs,
+                      engine.reports(),
+                      auth,
+                      metrics,
+                      clock,
+                      settings.maxJsonBytes(),
+                      settings.maxChunkBytes())
                   .register(config.routes);
-              new OutputRoutes(runs, cascade.results(), cascade.configs(), auth)
+              new OutputRoutes(runs, engine.results(), engine.catalog(), auth)
                   .register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);
@@ -91,7 +105,15 @@ public final class HttpApi implements AutoCloseable {
           "port",
           e);
     }
-    return new HttpApi(app, events, metrics);
+    return new HttpApi(app, events, metrics, BindAddress.url(address, settings, app.port()));
+  }
+
+  /**
+   * Where a client on this machine reaches the server, {@code http://127.0.0.1:8080}: the bound
+   * address, or loopback when bound to every address.
+   */
+  public String url() {
+    return url;
   }
 
   /** The port the server listens on. */

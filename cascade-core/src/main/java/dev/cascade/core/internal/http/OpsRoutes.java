@@ -1,7 +1,7 @@
 package dev.cascade.core.internal.http;
 
 import dev.cascade.core.Run;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import io.javalin.config.RoutesConfig;
@@ -15,12 +15,12 @@ import java.util.Map;
  */
 final class OpsRoutes {
 
-  private final RunManager runs;
+  private final Runs runs;
   private final MetricsRegistry metrics;
   private final Auth auth;
   private final byte[] openApi = Json.bytes(OpenApi.document());
 
-  OpsRoutes(RunManager runs, MetricsRegistry metrics, Auth auth) {
+  OpsRoutes(Runs runs, MetricsRegistry metrics, Auth auth) {
     this.runs = runs;
     this.metrics = metrics;
     this.auth = auth;

@@ -10,7 +10,7 @@ import dev.cascade.core.KernelResult;
 import dev.cascade.core.Results;
 import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.Spread;
 import io.javalin.config.RoutesConfig;
@@ -31,12 +31,12 @@ final class OutputRoutes {
 
   static final int MAX_TAIL_LINES = 10_000;
 
-  private final RunManager runs;
+  private final Runs runs;
   private final Results results;
   private final GpuConfigCatalog configs;
   private final Auth auth;
 
-  OutputRoutes(RunManager runs, Results results, GpuConfigCatalog configs, Auth auth) {
+  OutputRoutes(Runs runs, Results results, GpuConfigCatalog configs, Auth auth) {
     this.runs = runs;
     this.results = results;
     this.configs = configs;

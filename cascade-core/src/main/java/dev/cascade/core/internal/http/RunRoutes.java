@@ -4,7 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.Runs;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -15,12 +15,12 @@ import java.util.Map;
 /** Creating, listing, reading and cancelling runs. */
 final class RunRoutes {
 
-  private final RunManager runs;
+  private final Runs runs;
   private final Auth auth;
   private final Clock clock;
   private final int maxJsonBytes;
 
-  RunRoutes(RunManager runs, Auth auth, Clock clock, int maxJsonBytes) {
+  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes) {
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;

@@ -4,9 +4,10 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Heartbeat;
 import dev.cascade.core.HeartbeatReply;
-import dev.cascade.core.RunManager;
+import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.internal.run.SimReports;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -25,7 +26,8 @@ final class SimRoutes {
   /** Sims whose first heartbeat this server has seen; cleared when it grows past this. */
   private static final int SEEN_LIMIT = 100_000;
 
-  private final RunManager runs;
+  private final Runs runs;
+  private final SimReports reports;
   private final Auth auth;
   private final MetricsRegistry metrics;
   private final Clock clock;
@@ -34,13 +36,15 @@ final class SimRoutes {
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
   SimRoutes(
-      RunManager runs,
+      Runs runs,
+      SimReports reports,
       Auth auth,
       MetricsRegistry metrics,
       Clock clock,
       int maxJsonBytes,
       int maxChunkBytes) {
     this.runs = runs;
+    this.reports = reports;
     this.auth = auth;
     this.metrics = metrics;
     this.clock = clock;
@@ -67,7 +71,7 @@ final class SimRoutes {
     long chunks = body.optionalLong("chunks", 0, Long.MAX_VALUE, 0);
     Heartbeat heartbeat = new Heartbeat(state, error, exitCode, chunks);
     observeFirstHeartbeat(simId);
-    HeartbeatReply reply = runs.heartbeat(simId, heartbeat);
+    HeartbeatReply reply = reports.heartbeat(simId, heartbeat);
     metrics.heartbeat(state);
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cancel", reply.cancel());
@@ -82,7 +86,7 @@ final class SimRoutes {
     String simId = ctx.pathParam("id");
     long seq = seq(ctx.pathParam("seq"));
     byte[] bytes = BoundedBody.read(ctx, maxChunkBytes, "a chunk");
-    boolean stored = runs.putChunk(simId, seq, bytes);
+    boolean stored = reports.putChunk(simId, seq, bytes);
     metrics.chunk(bytes.length, stored);
     Json.send(ctx, 200, Map.of("stored", stored));
   }

@@ -4,7 +4,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
-import dev.cascade.core.TraceStore;
+import dev.cascade.core.Traces;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.ArrayList;
@@ -15,11 +15,11 @@ import java.util.Map;
 /** What can be run on what: the traces and the GPU config catalog. */
 final class TraceRoutes {
 
-  private final TraceStore traces;
+  private final Traces traces;
   private final GpuConfigCatalog configs;
   private final Auth auth;
 
-  TraceRoutes(TraceStore traces, GpuConfigCatalog configs, Auth auth) {
+  TraceRoutes(Traces traces, GpuConfigCatalog configs, Auth auth) {
     this.traces = traces;
     this.configs = configs;
     this.auth = auth;

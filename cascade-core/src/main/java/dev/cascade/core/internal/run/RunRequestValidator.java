@@ -7,7 +7,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.TraceStore;
+import dev.cascade.core.internal.trace.TraceStore;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,15 +5,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * How the run manager launches and watches sims.
  *
  * @param simCommand the command each sim runs ({@code CASCADE_SIM_CMD}, split into words)
  * @param simEnvironment extra variables every sim gets, besides the contract's own
- * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}); asked at each launch, since
- *     the HTTP server may pick its port after the manager is made
  */
 public record RunSettings(
     Path dataDir,
@@ -22,15 +19,13 @@ public record RunSettings(
     Duration monitorInterval,
     Duration stopTimeout,
     List<String> simCommand,
-    Map<String, String> simEnvironment,
-    Supplier<String> mainUrl) {
+    Map<String, String> simEnvironment) {
 
   public RunSettings {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
     Objects.requireNonNull(monitorInterval, "monitorInterval");
     Objects.requireNonNull(stopTimeout, "stopTimeout");
-    Objects.requireNonNull(mainUrl, "mainUrl");
     simCommand = List.copyOf(simCommand);
     simEnvironment = Map.copyOf(simEnvironment);
   }

@@ -190,10 +190,28 @@ public final class SimRepository {
    * monitor never sees the new state with the old heartbeat time.
    */
   public void recordHeartbeat(String simId) {
-    update(
-        simId,
-        "UPDATE sims SET last_heartbeat_at = max(coalesce(last_heartbeat_at, ''), ?) WHERE id = ?",
-        SqlTimes.text(clock.instant()));
+    database.write(
+        connection -> {
+          recordHeartbeat(connection, simId);
+          return null;
+        });
+  }
+
+  /**
+   * {@link #recordHeartbeat(String)} inside the caller's write transaction, so the heartbeat time
+   * and the state move it reports commit together.
+   */
+  public void recordHeartbeat(Connection connection, String simId) throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET last_heartbeat_at = max(coalesce(last_heartbeat_at, ''), ?)"
+                + " WHERE id = ?")) {
+      update.setString(1, SqlTimes.text(clock.instant()));
+      update.setString(2, simId);
+      if (update.executeUpdate() == 0) {
+        throw notFound(simId);
+      }
+    }
   }
 
   private boolean move(String simId, SimState expectedFrom, SimState to, Outcome outcome) {

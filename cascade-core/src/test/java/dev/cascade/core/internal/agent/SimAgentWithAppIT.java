@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -70,7 +69,6 @@ final class SimAgentWithAppIT {
             "--emulate",
             "--speed",
             speed));
-    AtomicReference<String> url = new AtomicReference<>("http://127.0.0.1:9");
     cascade =
         Cascade.builder()
             .dataDir(dataDir)
@@ -80,11 +78,10 @@ final class SimAgentWithAppIT {
             .traceRescanInterval(Duration.ofMillis(100))
             .simCommand(command)
             .simEnvironment(Map.of())
-            .mainUrl(url::get)
+            .server(ServerSettings.defaults().withPort(0))
             .build()
             .start();
-    server = CascadeServer.start(cascade, ServerSettings.defaults().withPort(0));
-    url.set(server.url());
+    server = cascade.server().orElseThrow();
     await()
         .atMost(WAIT)
         .until(

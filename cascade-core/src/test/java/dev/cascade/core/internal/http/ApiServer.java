@@ -4,10 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.SimTokens;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
@@ -38,7 +39,7 @@ final class ApiServer implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   final Path dataDir;
-  final Cascade cascade;
+  final Engine engine;
   final HttpApi api;
   final IdleLauncher launcher = new IdleLauncher();
   final HttpClient http =
@@ -56,27 +57,28 @@ final class ApiServer implements AutoCloseable {
         "sample",
         1,
         "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_90\", \"sample\": true}");
-    this.cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .catalog(GpuConfigCatalog.builtIn())
-            .monitorInterval(Duration.ZERO)
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(100))
-            .finishedStopDelay(Duration.ZERO)
-            .simCommand(List.of("simulate"))
-            .mainUrl("http://127.0.0.1:9")
-            .build()
-            .start();
-    this.api = HttpApi.start(cascade, settings.apply(ServerSettings.defaults().withPort(0)));
-    this.tokens = SimTokens.inDataDir(cascade.dataDir());
+    this.engine =
+        Engine.open(
+            CascadeSettings.builder()
+                .dataDir(dataDir)
+                .launcher(launcher)
+                .catalog(GpuConfigCatalog.builtIn())
+                .monitorInterval(Duration.ZERO)
+                .uploadQuietPeriod(Duration.ofMillis(100))
+                .traceRescanInterval(Duration.ofMillis(100))
+                .finishedStopDelay(Duration.ZERO)
+                .simCommand(List.of("simulate"))
+                .mainUrl("http://127.0.0.1:9")
+                .settings());
+    this.api = HttpApi.start(engine, settings.apply(ServerSettings.defaults().withPort(0)));
+    engine.startLaunching("http://127.0.0.1:9");
+    this.tokens = SimTokens.inDataDir(dataDir);
     await()
         .atMost(WAIT)
         .until(
             () ->
-                cascade.traces().find("demo").map(t -> t.state() == TraceState.READY).orElse(false)
-                    && cascade.traces().find("sample").isPresent());
+                engine.traces().find("demo").map(t -> t.state() == TraceState.READY).orElse(false)
+                    && engine.traces().find("sample").isPresent());
   }
 
   static ApiServer start(Path dataDir) throws IOException {
@@ -177,7 +179,7 @@ final class ApiServer implements AutoCloseable {
     try {
       api.close();
     } finally {
-      cascade.close();
+      engine.close();
     }
   }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.CascadeException;
-import dev.cascade.core.CascadeServer;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.internal.http.ApiServer.Response;
@@ -113,7 +112,7 @@ final class AuthIT {
   void start_refusesAnAddressOtherThanLoopbackWithoutAToken() {
     ServerSettings everywhere = ServerSettings.defaults().withBind("0.0.0.0").withPort(0);
 
-    assertThatThrownBy(() -> CascadeServer.start(server.cascade, everywhere))
+    assertThatThrownBy(() -> HttpApi.start(server.engine, everywhere))
         .isInstanceOf(CascadeException.class)
         .hasMessageContaining("0.0.0.0")
         .hasMessageContaining("CASCADE_TOKEN")
@@ -128,7 +127,7 @@ final class AuthIT {
   void start_refusesAPortInUseNamingIt() {
     ServerSettings taken = ServerSettings.defaults().withPort(server.api.port());
 
-    assertThatThrownBy(() -> CascadeServer.start(server.cascade, taken))
+    assertThatThrownBy(() -> HttpApi.start(server.engine, taken))
         .isInstanceOf(CascadeException.class)
         .hasMessageContaining(Integer.toString(server.api.port()))
         .satisfies(e -> assertThat(((CascadeException) e).field()).isEqualTo("port"));
@@ -136,11 +135,10 @@ final class AuthIT {
 
   @Test
   void start_acceptsLoopbackWithoutATokenAndAnyAddressWithOne() {
-    try (CascadeServer loopback =
-            CascadeServer.start(server.cascade, ServerSettings.defaults().withPort(0));
-        CascadeServer everywhere =
-            CascadeServer.start(
-                server.cascade,
+    try (HttpApi loopback = HttpApi.start(server.engine, ServerSettings.defaults().withPort(0));
+        HttpApi everywhere =
+            HttpApi.start(
+                server.engine,
                 ServerSettings.defaults().withBind("0.0.0.0").withPort(0).withToken(TOKEN))) {
       assertThat(loopback.url()).isEqualTo("http://127.0.0.1:" + loopback.port());
       assertThat(everywhere.url()).isEqualTo("http://127.0.0.1:" + everywhere.port());

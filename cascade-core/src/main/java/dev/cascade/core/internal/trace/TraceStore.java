@@ -1,7 +1,10 @@
-package dev.cascade.core;
+package dev.cascade.core.internal.trace;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Trace;
+import dev.cascade.core.Traces;
 import dev.cascade.core.internal.store.Database;
-import dev.cascade.core.internal.trace.TraceEngine;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -145,6 +148,7 @@ public final class TraceStore implements Traces, AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     addListener(listener);
     try {
+      rescan(); // a folder written just now is seen at once
       while (true) {
         Optional<Trace> trace = find(id);
         if (trace.isPresent() && trace.get().state().isSettled()) {
@@ -159,6 +163,11 @@ public final class TraceStore implements Traces, AutoCloseable {
     } finally {
       removeListener(listener);
     }
+  }
+
+  /** The traces folder of {@code dataDir}: {@code <dataDir>/s3/cascade/accelsim-traces}. */
+  public static Path tracesFolder(Path dataDir) {
+    return TraceEngine.tracesFolder(dataDir);
   }
 
   /** {@code $CASCADE_DATA_DIR/s3/cascade/accelsim-traces}, absolute. */

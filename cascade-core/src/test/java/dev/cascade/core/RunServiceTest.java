@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.core.internal.Engine;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,59 +18,61 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-final class RunManagerTest {
+/** The run service and the sim protocol, through the engine that builds them. */
+final class RunServiceTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @TempDir Path dataDir;
   private final TestClock clock = new TestClock();
-  private final List<Cascade> opened = new ArrayList<>();
+  private final List<Engine> opened = new ArrayList<>();
   private RecordingLauncher launcher;
-  private Cascade cascade;
+  private Engine engine;
 
   @BeforeEach
   void startWithAReadyTrace() throws IOException {
     TestTraces.writeReady(dataDir, "demo", 3);
     launcher = new RecordingLauncher();
-    cascade = open(launcher, 8);
+    engine = open(launcher, 8);
     await().atMost(WAIT).until(() -> isReady("demo"));
   }
 
   @AfterEach
   void closeAll() {
-    opened.forEach(Cascade::close);
+    opened.forEach(Engine::close);
   }
 
-  private Cascade open(RecordingLauncher launcher, int maxLaunches) {
-    Cascade opened =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .catalog(GpuConfigCatalog.builtIn())
-            .clock(clock)
-            .maxLaunches(maxLaunches)
-            .monitorInterval(Duration.ZERO)
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(100))
-            .finishedStopDelay(Duration.ZERO)
-            .simCommand(List.of("simulate", "--fast"))
-            .mainUrl("http://127.0.0.1:9999")
-            .build()
-            .start();
+  private Engine open(RecordingLauncher launcher, int maxLaunches) {
+    Engine opened =
+        Engine.open(
+            CascadeSettings.builder()
+                .dataDir(dataDir)
+                .launcher(launcher)
+                .catalog(GpuConfigCatalog.builtIn())
+                .clock(clock)
+                .maxLaunches(maxLaunches)
+                .monitorInterval(Duration.ZERO)
+                .uploadQuietPeriod(Duration.ofMillis(100))
+                .traceRescanInterval(Duration.ofMillis(100))
+                .finishedStopDelay(Duration.ZERO)
+                .simCommand(List.of("simulate", "--fast"))
+                .mainUrl("http://127.0.0.1:9999")
+                .settings());
+    opened.startLaunching("http://127.0.0.1:9999");
     this.opened.add(opened);
     return opened;
   }
 
   private boolean isReady(String traceId) {
-    return cascade.traces().find(traceId).map(t -> t.state() == TraceState.READY).orElse(false);
+    return engine.traces().find(traceId).map(t -> t.state() == TraceState.READY).orElse(false);
   }
 
   private Run createDemo(RunEntry... entries) {
-    return cascade.runs().create("demo", List.of(entries));
+    return engine.runs().create("demo", List.of(entries));
   }
 
   private SimState stateOf(String simId) {
-    return cascade.runs().sim(simId).state();
+    return engine.runs().sim(simId).state();
   }
 
   @Test
@@ -90,7 +93,7 @@ final class RunManagerTest {
         .atMost(WAIT)
         .untilAsserted(
             () ->
-                assertThat(cascade.runs().get(run.id()).sims())
+                assertThat(engine.runs().get(run.id()).sims())
                     .allSatisfy(sim -> assertThat(sim.launcherRef()).isEqualTo("ref-" + sim.id())));
 
     SimLaunch launch =
@@ -110,20 +113,20 @@ final class RunManagerTest {
         .containsEntry("CASCADE_DATA_DIR", dataDir.toAbsolutePath().normalize().toString())
         .containsKey("CASCADE_GPU_CONFIG_DIR");
     String token = launch.environment().get("CASCADE_SIM_TOKEN");
-    assertThat(cascade.runs().isSimToken(launch.simId(), token)).isTrue();
-    assertThat(cascade.runs().isSimToken(run.sims().get(0).id(), token)).isFalse();
+    assertThat(engine.reports().isSimToken(launch.simId(), token)).isTrue();
+    assertThat(engine.reports().isSimToken(run.sims().get(0).id(), token)).isFalse();
     assertThat(launch.output()).hasFileName(launch.simId() + ".out");
   }
 
   @Test
   void create_refusesAnUnknownTrace() {
     assertRefused(
-        () -> cascade.runs().create("nope", List.of(new RunEntry("SM90_H100", 1))),
+        () -> engine.runs().create("nope", List.of(new RunEntry("SM90_H100", 1))),
         ErrorCode.NOT_FOUND,
         "trace_id",
         "nope");
     assertRefused(
-        () -> cascade.runs().create("../etc", List.of(new RunEntry("SM90_H100", 1))),
+        () -> engine.runs().create("../etc", List.of(new RunEntry("SM90_H100", 1))),
         ErrorCode.NOT_FOUND,
         "trace_id",
         "../etc");
@@ -133,17 +136,15 @@ final class RunManagerTest {
   void create_refusesATraceNotReadyOrASample() throws IOException {
     TestTraces.write(dataDir, "busy", 1, "{\"status\": \"running\"}");
     TestTraces.write(dataDir, "sample", 1, "{\"sample\": true}");
-    await()
-        .atMost(WAIT)
-        .until(() -> cascade.traces().find("busy").isPresent() && isReady("sample"));
+    await().atMost(WAIT).until(() -> engine.traces().find("busy").isPresent() && isReady("sample"));
 
     assertRefused(
-        () -> cascade.runs().create("busy", List.of(new RunEntry("SM90_H100", 1))),
+        () -> engine.runs().create("busy", List.of(new RunEntry("SM90_H100", 1))),
         ErrorCode.CONFLICT,
         "trace_id",
         "uploading");
     assertRefused(
-        () -> cascade.runs().create("sample", List.of(new RunEntry("SM90_H100", 1))),
+        () -> engine.runs().create("sample", List.of(new RunEntry("SM90_H100", 1))),
         ErrorCode.CONFLICT,
         "trace_id",
         "sample");
@@ -168,7 +169,7 @@ final class RunManagerTest {
         "entries[1].gpu_config",
         "more than once");
     assertThatThrownBy(() -> new RunEntry("SM90_H100", 65)).hasMessageContaining("65");
-    assertThat(cascade.runs().list()).isEmpty();
+    assertThat(engine.runs().list()).isEmpty();
   }
 
   private static void assertRefused(
@@ -190,7 +191,7 @@ final class RunManagerTest {
     Run run = createDemo(new RunEntry("SM90_H100", 12), new RunEntry("SM90_H200", 12));
 
     await().atMost(WAIT).until(() -> launcher.inFlight.get() == 8);
-    assertThat(cascade.runs().get(run.id()).sims())
+    assertThat(engine.runs().get(run.id()).sims())
         .filteredOn(sim -> sim.state() == SimState.PENDING)
         .hasSize(16);
     launcher.gate.countDown();
@@ -206,9 +207,9 @@ final class RunManagerTest {
 
     String simId = run.sims().getFirst().id();
     await().atMost(WAIT).until(() -> stateOf(simId) == SimState.FAILED);
-    assertThat(cascade.runs().sim(simId).error())
+    assertThat(engine.runs().sim(simId).error())
         .isEqualTo("launch failed: no capacity on this machine");
-    assertThat(cascade.runs().get(run.id()).state()).isEqualTo(RunState.FAILED);
+    assertThat(engine.runs().get(run.id()).state()).isEqualTo(RunState.FAILED);
   }
 
   @Test
@@ -217,16 +218,16 @@ final class RunManagerTest {
     String simId = run.sims().getFirst().id();
     await().atMost(WAIT).until(() -> stateOf(simId) == SimState.LAUNCHING);
 
-    assertThat(cascade.runs().heartbeat(simId, Heartbeat.running(0)))
+    assertThat(engine.reports().heartbeat(simId, Heartbeat.running(0)))
         .isEqualTo(HeartbeatReply.CONTINUE);
     assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
-    assertThat(cascade.runs().sim(simId).lastHeartbeatAt()).isNotNull();
+    assertThat(engine.runs().sim(simId).lastHeartbeatAt()).isNotNull();
 
-    cascade.runs().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+    engine.reports().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
 
     assertThat(stateOf(simId)).isEqualTo(SimState.SUCCEEDED);
-    assertThat(cascade.runs().sim(simId).exitCode()).isZero();
-    assertThat(cascade.runs().get(run.id()).state()).isEqualTo(RunState.SUCCEEDED);
+    assertThat(engine.runs().sim(simId).exitCode()).isZero();
+    assertThat(engine.runs().get(run.id()).state()).isEqualTo(RunState.SUCCEEDED);
   }
 
   @Test
@@ -234,18 +235,18 @@ final class RunManagerTest {
     Run run = createDemo(new RunEntry("SM90_H100", 1));
     String simId = run.sims().getFirst().id();
     await().atMost(WAIT).until(() -> stateOf(simId) == SimState.LAUNCHING);
-    cascade.runs().putChunk(simId, 1, "second\n".getBytes());
+    engine.reports().putChunk(simId, 1, "second\n".getBytes());
 
     HeartbeatReply reply =
-        cascade.runs().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 3));
+        engine.reports().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 3));
 
     assertThat(reply.missing()).containsExactly(0L, 2L);
     assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
-    cascade.runs().putChunk(simId, 0, "first\n".getBytes());
-    cascade.runs().putChunk(simId, 2, "third\n".getBytes());
-    assertThat(cascade.runs().putChunk(simId, 2, "third\n".getBytes())).isFalse();
+    engine.reports().putChunk(simId, 0, "first\n".getBytes());
+    engine.reports().putChunk(simId, 2, "third\n".getBytes());
+    assertThat(engine.reports().putChunk(simId, 2, "third\n".getBytes())).isFalse();
 
-    reply = cascade.runs().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 3));
+    reply = engine.reports().heartbeat(simId, new Heartbeat(SimState.SUCCEEDED, null, 0, 3));
 
     assertThat(reply.missing()).isEmpty();
     assertThat(stateOf(simId)).isEqualTo(SimState.SUCCEEDED);
@@ -257,9 +258,9 @@ final class RunManagerTest {
     String simId = run.sims().getFirst().id();
     await().atMost(WAIT).until(() -> stateOf(simId) == SimState.LAUNCHING);
 
-    cascade.runs().heartbeat(simId, new Heartbeat(SimState.FAILED, null, 139, 0));
+    engine.reports().heartbeat(simId, new Heartbeat(SimState.FAILED, null, 139, 0));
 
-    assertThat(cascade.runs().sim(simId))
+    assertThat(engine.runs().sim(simId))
         .satisfies(sim -> assertThat(sim.state()).isEqualTo(SimState.FAILED))
         .satisfies(sim -> assertThat(sim.error()).contains("exit code 139"));
   }
@@ -268,43 +269,43 @@ final class RunManagerTest {
   void monitor_losesASilentSimRecoversItAndFinallyFailsIt() {
     Run run = createDemo(new RunEntry("SM90_H100", 1));
     String simId = run.sims().getFirst().id();
-    await().atMost(WAIT).until(() -> cascade.runs().sim(simId).launcherRef() != null);
-    cascade.runs().heartbeat(simId, Heartbeat.running(0));
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
+    engine.reports().heartbeat(simId, Heartbeat.running(0));
 
     clock.advance(Duration.ofSeconds(59));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
     assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
 
     clock.advance(Duration.ofSeconds(2));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
     assertThat(stateOf(simId)).isEqualTo(SimState.LOST);
 
-    cascade.runs().heartbeat(simId, Heartbeat.running(0));
+    engine.reports().heartbeat(simId, Heartbeat.running(0));
     assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
 
     clock.advance(Duration.ofSeconds(61));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
     assertThat(stateOf(simId)).isEqualTo(SimState.LOST);
     clock.advance(Duration.ofSeconds(540));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
 
     assertThat(stateOf(simId)).isEqualTo(SimState.FAILED);
-    assertThat(cascade.runs().sim(simId).error()).isEqualTo("no heartbeat for 601s");
+    assertThat(engine.runs().sim(simId).error()).isEqualTo("no heartbeat for 601s");
     await().atMost(WAIT).until(() -> launcher.stops.contains("ref-" + simId));
-    assertThat(cascade.runs().get(run.id()).state()).isEqualTo(RunState.FAILED);
+    assertThat(engine.runs().get(run.id()).state()).isEqualTo(RunState.FAILED);
   }
 
   @Test
   void monitor_givesUpOnALaunchThatNeverReports() {
     Run run = createDemo(new RunEntry("SM90_H100", 1));
     String simId = run.sims().getFirst().id();
-    await().atMost(WAIT).until(() -> cascade.runs().sim(simId).launcherRef() != null);
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
 
     clock.advance(Duration.ofSeconds(599));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
     assertThat(stateOf(simId)).isEqualTo(SimState.LAUNCHING);
     clock.advance(Duration.ofSeconds(2));
-    cascade.runs().checkHeartbeats();
+    engine.checkHeartbeats();
 
     assertThat(stateOf(simId)).isEqualTo(SimState.FAILED);
   }
@@ -316,11 +317,11 @@ final class RunManagerTest {
     await().atMost(WAIT).until(() -> launcher.launches.size() == 3);
     await()
         .atMost(WAIT)
-        .until(() -> ids.stream().allMatch(id -> cascade.runs().sim(id).launcherRef() != null));
-    cascade.runs().heartbeat(ids.get(0), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
-    cascade.runs().heartbeat(ids.get(1), Heartbeat.running(0));
+        .until(() -> ids.stream().allMatch(id -> engine.runs().sim(id).launcherRef() != null));
+    engine.reports().heartbeat(ids.get(0), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+    engine.reports().heartbeat(ids.get(1), Heartbeat.running(0));
 
-    Run cancelled = cascade.runs().cancel(run.id());
+    Run cancelled = engine.runs().cancel(run.id());
 
     assertThat(cancelled.sims())
         .extracting(Sim::state)
@@ -330,10 +331,10 @@ final class RunManagerTest {
         .atMost(WAIT)
         .untilAsserted(
             () -> assertThat(launcher.stops).contains("ref-" + ids.get(1), "ref-" + ids.get(2)));
-    assertThat(cascade.runs().heartbeat(ids.get(1), Heartbeat.running(0)).cancel()).isTrue();
-    assertThat(cascade.runs().heartbeat(ids.get(0), Heartbeat.running(0)).cancel()).isFalse();
+    assertThat(engine.reports().heartbeat(ids.get(1), Heartbeat.running(0)).cancel()).isTrue();
+    assertThat(engine.reports().heartbeat(ids.get(0), Heartbeat.running(0)).cancel()).isFalse();
 
-    Run again = cascade.runs().cancel(run.id());
+    Run again = engine.runs().cancel(run.id());
 
     assertThat(again.sims())
         .extracting(Sim::state)
@@ -342,35 +343,35 @@ final class RunManagerTest {
 
   @Test
   void cancel_ofAnUnknownRunIsNotFound() {
-    assertRefused(() -> cascade.runs().cancel("r_nope"), ErrorCode.NOT_FOUND, "run_id", "r_nope");
+    assertRefused(() -> engine.runs().cancel("r_nope"), ErrorCode.NOT_FOUND, "run_id", "r_nope");
   }
 
   @Test
   void restart_launchesPendingSimsAndEverySimFinishesExactlyOnce() throws Exception {
-    cascade.close();
+    engine.close();
     RecordingLauncher stuck = new RecordingLauncher();
     stuck.gate = new CountDownLatch(1);
-    cascade = open(stuck, 2);
+    engine = open(stuck, 2);
     await().atMost(WAIT).until(() -> isReady("demo"));
     Run run = createDemo(new RunEntry("SM90_H100", 5));
     await().atMost(WAIT).until(() -> stuck.inFlight.get() == 2);
 
-    cascade.close(); // the app goes away mid-launch; nothing is stopped
+    engine.close(); // the app goes away mid-launch; nothing is stopped
     RecordingLauncher after = new RecordingLauncher();
-    cascade = open(after, 8);
+    engine = open(after, 8);
 
     await().atMost(WAIT).until(() -> after.launches.size() == 3);
-    List<Sim> sims = cascade.runs().get(run.id()).sims();
+    List<Sim> sims = engine.runs().get(run.id()).sims();
     assertThat(sims).extracting(Sim::state).doesNotContain(SimState.PENDING);
     for (Sim sim : sims) { // every sim reports, as real ones would after the restart
-      cascade.runs().heartbeat(sim.id(), Heartbeat.running(0));
-      cascade.runs().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
-      cascade.runs().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+      engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
+      engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+      engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
     }
 
-    assertThat(cascade.runs().await(run.id(), WAIT).state()).isEqualTo(RunState.SUCCEEDED);
+    assertThat(engine.runs().await(run.id(), WAIT).state()).isEqualTo(RunState.SUCCEEDED);
     assertThat(after.launches).extracting(SimLaunch::simId).doesNotHaveDuplicates();
-    try (EventStream events = cascade.runs().events(run.id(), 0)) {
+    try (EventStream events = engine.runs().events(run.id(), 0)) {
       List<SimEvent> succeeded = new ArrayList<>();
       for (var event = events.next(Duration.ofMillis(200));
           event.isPresent();
@@ -387,11 +388,11 @@ final class RunManagerTest {
   void events_resumeAfterAnyIdWithoutGapsOrRepeats() throws Exception {
     Run run = createDemo(new RunEntry("SM90_H100", 2));
     String simId = run.sims().getFirst().id();
-    await().atMost(WAIT).until(() -> cascade.runs().sim(simId).launcherRef() != null);
-    cascade.runs().heartbeat(simId, Heartbeat.running(0));
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
+    engine.reports().heartbeat(simId, Heartbeat.running(0));
 
     List<Long> all = new ArrayList<>();
-    try (EventStream events = cascade.runs().events(run.id(), 0)) {
+    try (EventStream events = engine.runs().events(run.id(), 0)) {
       for (var e = events.next(Duration.ofMillis(200));
           e.isPresent();
           e = events.next(Duration.ofMillis(200))) {
@@ -400,10 +401,10 @@ final class RunManagerTest {
     }
     assertThat(all).hasSizeGreaterThanOrEqualTo(5).isSorted().doesNotHaveDuplicates();
 
-    try (EventStream resumed = cascade.runs().events(run.id(), all.get(2))) {
+    try (EventStream resumed = engine.runs().events(run.id(), all.get(2))) {
       assertThat(resumed.next(Duration.ofSeconds(1)))
           .hasValueSatisfying(e -> assertThat(e.id()).isEqualTo(all.get(3)));
-      cascade.runs().heartbeat(run.sims().get(1).id(), Heartbeat.running(0));
+      engine.reports().heartbeat(run.sims().get(1).id(), Heartbeat.running(0));
       List<Long> rest = new ArrayList<>();
       for (var e = resumed.next(Duration.ofSeconds(1));
           e.isPresent();

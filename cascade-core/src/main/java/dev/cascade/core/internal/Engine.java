@@ -1,0 +1,193 @@
+package dev.cascade.core.internal;
+
+import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.Results;
+import dev.cascade.core.internal.events.EventLog;
+import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.results.ResultsComparer;
+import dev.cascade.core.internal.run.HeartbeatCheck;
+import dev.cascade.core.internal.run.HeartbeatMonitor;
+import dev.cascade.core.internal.run.Launches;
+import dev.cascade.core.internal.run.RunService;
+import dev.cascade.core.internal.run.RunSettings;
+import dev.cascade.core.internal.run.SimJson;
+import dev.cascade.core.internal.run.SimMoves;
+import dev.cascade.core.internal.run.SimReports;
+import dev.cascade.core.internal.run.SimTokens;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.trace.TraceStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: builds the store, the trace store, the run service, sims' output and the
+ * results from {@link CascadeSettings}, and closes them in reverse. The public facade ({@code
+ * Cascade}) and the HTTP layer each take an engine; neither knows the other.
+ *
+ * <p>Two steps, because sims must know where to report before any launches and the HTTP server that
+ * they report to needs the engine first: {@link #open} builds everything and starts watching
+ * traces; {@link #startLaunching} launches what is pending and starts the heartbeat monitor.
+ */
+public final class Engine implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+  private final CascadeSettings settings;
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private Database database;
+  private TraceStore traces;
+  private RunService runs;
+  private SimReports reports;
+  private Launches launches;
+  private HeartbeatCheck heartbeatCheck;
+  private Results results;
+
+  private Engine(CascadeSettings settings) {
+    this.settings = settings;
+  }
+
+  /** Opens the database and starts watching traces; nothing launches yet. */
+  public static Engine open(CascadeSettings settings) {
+    Engine engine = new Engine(settings);
+    try {
+      engine.build();
+      return engine;
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+  }
+
+  private void build() {
+    try {
+      Files.createDirectories(settings.dataDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the data dir " + settings.dataDir(), e);
+    }
+    Clock clock = settings.clock();
+    database = Database.open(settings.dataDir().resolve("cascade.db"));
+    toClose.add(database);
+    EventLog events = new EventLog(database);
+    traces =
+        TraceStore.builder()
+            .dataDir(settings.dataDir())
+            .database(database)
+            .clock(clock)
+            .quietPeriod(settings.uploadQuietPeriod())
+            .rescanInterval(settings.traceRescanInterval())
+            .build()
+            .start();
+    toClose.add(0, traces);
+    SimRepository sims = new SimRepository(database, clock);
+    SimOutput outputs =
+        new SimOutput(
+            database,
+            events,
+            (connection, simId) -> SimJson.json(sims.find(connection, simId).orElseThrow()),
+            clock,
+            settings.catalog());
+    RunSettings runSettings =
+        new RunSettings(
+            settings.dataDir(),
+            settings.maxLaunches(),
+            settings.heartbeatTimeout(),
+            settings.monitorInterval(),
+            settings.finishedStopDelay(),
+            settings.simCommand(),
+            settings.simEnvironment());
+    SimMoves moves = new SimMoves(database, sims, events, outputs, clock);
+    launches =
+        new Launches(
+            settings.launcher(),
+            SimTokens.inDataDir(settings.dataDir()),
+            sims,
+            moves,
+            runSettings,
+            clock);
+    toClose.add(0, launches);
+    runs =
+        new RunService(
+            database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
+    reports = new SimReports(database, sims, moves, outputs, launches);
+    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock);
+    results = new ResultsComparer(database, settings.catalog());
+  }
+
+  /**
+   * Lets sims launch, reporting to {@code mainUrl}: launches the sims left pending by a previous
+   * process and starts the heartbeat monitor (unless its interval is zero).
+   */
+  public void startLaunching(String mainUrl) {
+    launches.start(mainUrl);
+    runs.launchPending();
+    if (!settings.monitorInterval().isZero()) {
+      toClose.add(0, new HeartbeatMonitor(heartbeatCheck, settings.monitorInterval()));
+    }
+    log.info(
+        "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
+        settings.dataDir(),
+        settings.launcher().name(),
+        mainUrl,
+        settings.catalog().source());
+  }
+
+  public CascadeSettings settings() {
+    return settings;
+  }
+
+  public Clock clock() {
+    return settings.clock();
+  }
+
+  public GpuConfigCatalog catalog() {
+    return settings.catalog();
+  }
+
+  public TraceStore traces() {
+    return traces;
+  }
+
+  public RunService runs() {
+    return runs;
+  }
+
+  /** The sim side of the protocol: heartbeats, chunks, tokens. */
+  public SimReports reports() {
+    return reports;
+  }
+
+  public Results results() {
+    return results;
+  }
+
+  /** One pass of the heartbeat monitor, for tests that turned the background one off. */
+  public void checkHeartbeats() {
+    heartbeatCheck.run();
+  }
+
+  /** The most launch calls that were ever in flight at once. */
+  public int peakLaunchesInFlight() {
+    return launches.peakLaunchesInFlight();
+  }
+
+  /** Stops the monitor, launching and trace watching, and closes the database. */
+  @Override
+  public void close() {
+    for (AutoCloseable closeable : toClose) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.warn("closing {} failed", closeable, e);
+      }
+    }
+    toClose.clear();
+  }
+}

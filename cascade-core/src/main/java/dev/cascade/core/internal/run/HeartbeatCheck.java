@@ -1,0 +1,61 @@
+package dev.cascade.core.internal.run;
+
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimRepository.Outcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pass of the heartbeat monitor: a running sim silent for the heartbeat timeout becomes {@code
+ * lost}; a sim silent for 10 times the timeout becomes {@code failed} with {@code no heartbeat for
+ * <n>s} and is stopped. Silence counts from the last heartbeat, or from the launch when there was
+ * none.
+ */
+public final class HeartbeatCheck implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(HeartbeatCheck.class);
+
+  private final SimRepository sims;
+  private final SimMoves moves;
+  private final Launches launches;
+  private final RunSettings settings;
+  private final Clock clock;
+
+  public HeartbeatCheck(
+      SimRepository sims, SimMoves moves, Launches launches, RunSettings settings, Clock clock) {
+    this.sims = sims;
+    this.moves = moves;
+    this.launches = launches;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  @Override
+  public void run() {
+    Instant now = clock.instant();
+    for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
+      Instant since = sim.lastHeartbeatAt() != null ? sim.lastHeartbeatAt() : sim.launchedAt();
+      if (since == null) {
+        continue;
+      }
+      Duration silent = Duration.between(since, now);
+      if (silent.compareTo(settings.giveUpAfter()) >= 0) {
+        String error = "no heartbeat for " + silent.toSeconds() + "s";
+        if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {
+          log.warn("sim {} failed: {}", sim.id(), error);
+          launches.stopLater(sim.id());
+        }
+      } else if (sim.state() == SimState.RUNNING
+          && silent.compareTo(settings.heartbeatTimeout()) >= 0) {
+        if (moves.move(sim.id(), null, SimState.LOST, Outcome.NONE)) {
+          log.warn("sim {} lost: no heartbeat for {}s", sim.id(), silent.toSeconds());
+        }
+      }
+    }
+  }
+}

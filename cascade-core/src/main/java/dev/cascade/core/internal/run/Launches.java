@@ -1,0 +1,130 @@
+package dev.cascade.core.internal.run;
+
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimRepository.Outcome;
+import dev.cascade.core.spi.Launcher;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns pending sims into launched ones, at most {@code maxLaunches} launch calls at once, and
+ * stops them: it moves each sim to {@code launching}, asks the {@link SimLauncher}, and applies the
+ * {@link LaunchOutcome}. Launches wait until {@link #start} says where sims report to.
+ */
+public final class Launches implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Launches.class);
+
+  private final SimLauncher launcher;
+  private final LaunchQueue queue;
+  private final SimRepository sims;
+  private final SimMoves moves;
+  private final RunSettings settings;
+  private final Clock clock;
+  private final CompletableFuture<String> mainUrl = new CompletableFuture<>();
+  private final ExecutorService stops = Executors.newVirtualThreadPerTaskExecutor();
+  private volatile boolean closing;
+
+  public Launches(
+      Launcher launcher,
+      SimTokens tokens,
+      SimRepository sims,
+      SimMoves moves,
+      RunSettings settings,
+      Clock clock) {
+    this.launcher = new SimLauncher(launcher, tokens, settings, Duration.ofMinutes(5));
+    this.queue = new LaunchQueue(settings.maxLaunches());
+    this.sims = sims;
+    this.moves = moves;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  /** Lets queued launches go: sims report to {@code mainUrl} ({@code CASCADE_MAIN_URL}). */
+  public void start(String mainUrl) {
+    this.mainUrl.complete(mainUrl);
+  }
+
+  /** The tokens sims present, and the secret that makes them. */
+  public SimTokens tokens() {
+    return launcher.tokens();
+  }
+
+  /** The most launch calls ever in flight at once. */
+  public int peakLaunchesInFlight() {
+    return queue.peakInFlight();
+  }
+
+  /** Queues a pending sim for launch on {@code config} with the trace at {@code traceDir}. */
+  void submit(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+    queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
+  }
+
+  private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+    String url = mainUrl.join();
+    if (closing) {
+      return; // shutting down: the sim stays pending and the next start launches it
+    }
+    if (!moves.move(sim.id(), SimState.PENDING, SimState.LAUNCHING, Outcome.NONE)) {
+      return; // cancelled while it waited, or already launched
+    }
+    sims.recordLaunchStarted(sim.id(), clock.instant());
+    switch (launcher.launch(sim, traceId, traceDir, config, url)) {
+      case LaunchOutcome.Launched launched -> {
+        sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), clock.instant());
+        log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
+        SimState now = sims.find(sim.id()).map(Sim::state).orElse(SimState.CANCELLED);
+        if (now == SimState.CANCELLED || now == SimState.FAILED) {
+          stopLater(sim.id()); // cancelled or given up while the launch call was running
+        }
+      }
+      case LaunchOutcome.Failed failed -> {
+        if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(failed.error()))) {
+          log.warn("sim {} {}", sim.id(), failed.error());
+        }
+      }
+      case LaunchOutcome.Abandoned abandoned ->
+          // Shutting down: leave the sim launching; the next start's monitor or the sim's own
+          // heartbeats settle it.
+          log.info("sim {}: launch abandoned at shutdown", sim.id());
+    }
+  }
+
+  /** Stops the sim's process or sandbox in the background, if it was launched. */
+  void stopLater(String simId) {
+    stops.execute(() -> stopNow(simId));
+  }
+
+  /** A sim reported its end: stop what is left of it once it had time to exit by itself. */
+  void stopAfterFinish(String simId) {
+    stops.execute(
+        () -> {
+          if (SimLauncher.sleep(settings.stopTimeout())) {
+            stopNow(simId);
+          }
+        });
+  }
+
+  private void stopNow(String simId) {
+    sims.find(simId).ifPresent(launcher::stop);
+  }
+
+  /** Stops launching and stopping; running sims are left alone. */
+  @Override
+  public void close() {
+    closing = true;
+    launcher.close();
+    mainUrl.complete(null); // wakes launches that still wait for a start that will not come
+    queue.close();
+    stops.shutdownNow();
+  }
+}

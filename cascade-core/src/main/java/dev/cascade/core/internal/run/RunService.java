@@ -1,0 +1,239 @@
+package dev.cascade.core.internal.run;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.EventStream;
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.KernelResult;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.Runs;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.internal.Ids;
+import dev.cascade.core.internal.events.EventLog;
+import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.RunRepository;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimRepository.Outcome;
+import dev.cascade.core.internal.trace.TraceStore;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates, follows, cancels and recovers runs: the engine behind {@link Runs}. Every change of a
+ * sim is a move along {@code SIM_TRANSITIONS} stored together with its event ({@link SimMoves}), so
+ * the database, the event stream and what clients see never disagree, and a crash loses nothing
+ * that was acknowledged.
+ */
+public final class RunService implements Runs {
+
+  private static final Logger log = LoggerFactory.getLogger(RunService.class);
+
+  private final Database database;
+  private final RunRepository runs;
+  private final SimRepository sims;
+  private final EventLog events;
+  private final TraceStore traces;
+  private final RunRequestValidator validator;
+  private final SimMoves moves;
+  private final Launches launches;
+  private final SimOutput outputs;
+  private final Ids ids;
+  private final Clock clock;
+
+  public RunService(
+      Database database,
+      SimRepository sims,
+      EventLog events,
+      TraceStore traces,
+      GpuConfigCatalog catalog,
+      SimMoves moves,
+      Launches launches,
+      SimOutput outputs,
+      Clock clock) {
+    this.database = database;
+    this.runs = new RunRepository(database);
+    this.sims = sims;
+    this.events = events;
+    this.traces = traces;
+    this.validator = new RunRequestValidator(traces, catalog);
+    this.moves = moves;
+    this.launches = launches;
+    this.outputs = outputs;
+    this.ids = new Ids(clock);
+    this.clock = clock;
+  }
+
+  @Override
+  public Run create(String traceId, List<RunEntry> entries) {
+    RunRequestValidator.Validated request = validator.validate(traceId, entries);
+    Instant now = clock.instant();
+    String runId = ids.newRunId();
+    List<Sim> pending = new ArrayList<>();
+    for (RunEntry entry : entries) {
+      for (int replica = 0; replica < entry.count(); replica++) {
+        pending.add(
+            Sim.pending(
+                ids.newSimId(),
+                runId,
+                entry.gpuConfig(),
+                replica,
+                request.trace().kernelCount(),
+                now));
+      }
+    }
+    Run run = new Run(runId, traceId, entries, now, pending);
+    database.write(
+        connection -> {
+          runs.insert(connection, run);
+          for (Sim sim : pending) {
+            moves.appendSimEvent(connection, sim.id());
+          }
+          return null;
+        });
+    events.committed();
+    log.info("run {} created: trace {}, {} sims", runId, traceId, pending.size());
+    pending.forEach(sim -> submit(sim, request));
+    return get(runId);
+  }
+
+  @Override
+  public Optional<Run> find(String runId) {
+    return runId == null ? Optional.empty() : runs.find(runId);
+  }
+
+  @Override
+  public Run get(String runId) {
+    return find(runId)
+        .orElseThrow(
+            () ->
+                new CascadeException(
+                    ErrorCode.NOT_FOUND, "there is no run \"" + runId + "\"", "run_id"));
+  }
+
+  @Override
+  public List<Run> list() {
+    return runs.list();
+  }
+
+  @Override
+  public Sim sim(String simId) {
+    return (simId == null ? Optional.<Sim>empty() : sims.find(simId))
+        .orElseThrow(() -> simNotFound(simId));
+  }
+
+  static CascadeException simNotFound(String simId) {
+    return new CascadeException(ErrorCode.NOT_FOUND, "there is no sim \"" + simId + "\"", "sim_id");
+  }
+
+  @Override
+  public Run cancel(String runId) {
+    Run run = get(runId);
+    List<Sim> cancelled =
+        database.write(
+            connection -> {
+              List<Sim> moved = new ArrayList<>();
+              for (Sim sim : run.sims()) {
+                if (!sim.state().isFinished()
+                    && moves.moveIn(connection, sim.id(), null, SimState.CANCELLED, Outcome.NONE)) {
+                  moved.add(sim);
+                }
+              }
+              return moved;
+            });
+    cancelled.forEach(sim -> moves.committed(true, sim.id(), SimState.CANCELLED));
+    if (!cancelled.isEmpty()) {
+      log.info("run {} cancelled: {} sims stopped", runId, cancelled.size());
+    }
+    cancelled.forEach(sim -> launches.stopLater(sim.id()));
+    return get(runId);
+  }
+
+  @Override
+  public Run await(String runId, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (EventStream stream = events.stream(runId, events.latestId())) {
+      while (true) {
+        Run run = get(runId);
+        long remaining = deadline - System.nanoTime();
+        if (run.state() != RunState.ACTIVE || remaining <= 0) {
+          return run;
+        }
+        stream.next(Duration.ofNanos(Math.min(remaining, Duration.ofSeconds(1).toNanos())));
+      }
+    }
+  }
+
+  @Override
+  public EventStream events(String runId, long afterId) {
+    get(runId);
+    return events.stream(runId, afterId);
+  }
+
+  @Override
+  public InputStream log(String simId) {
+    sim(simId);
+    return outputs.log(simId);
+  }
+
+  @Override
+  public List<String> logTail(String simId, int lines) {
+    sim(simId);
+    return outputs.logTail(simId, lines);
+  }
+
+  @Override
+  public List<KernelResult> kernels(String simId) {
+    sim(simId);
+    return outputs.kernels(simId);
+  }
+
+  /** Launches the sims still pending, as after a restart; each run is read and checked once. */
+  public void launchPending() {
+    List<Sim> pending = sims.findInStates(SimState.PENDING);
+    if (!pending.isEmpty()) {
+      log.info("launching {} sims left pending", pending.size());
+    }
+    Map<String, List<Sim>> byRun = new LinkedHashMap<>();
+    pending.forEach(sim -> byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim));
+    byRun.forEach(
+        (runId, runSims) -> {
+          Run run = get(runId);
+          RunRequestValidator.Validated request;
+          try {
+            request = validator.validate(run.traceId(), run.entries());
+          } catch (CascadeException e) {
+            for (Sim sim : runSims) {
+              if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(e.getMessage()))) {
+                log.warn("sim {} cannot launch any more: {}", sim.id(), e.getMessage());
+              }
+            }
+            return;
+          }
+          runSims.forEach(sim -> submit(sim, request));
+        });
+  }
+
+  private void submit(Sim sim, RunRequestValidator.Validated request) {
+    GpuConfig config =
+        request.configs().entrySet().stream()
+            .filter(entry -> entry.getKey().gpuConfig().equals(sim.gpuConfig()))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    launches.submit(sim, request.trace().id(), traces.folderOf(request.trace().id()), config);
+  }
+}

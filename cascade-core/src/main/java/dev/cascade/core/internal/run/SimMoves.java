@@ -1,0 +1,78 @@
+package dev.cascade.core.internal.run;
+
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimState;
+import dev.cascade.core.internal.events.EventLog;
+import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimRepository.Outcome;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+
+/**
+ * Moves sims along {@code SIM_TRANSITIONS}, each move stored with its {@code sim} event in one
+ * transaction, so the database and the event stream never disagree.
+ */
+public final class SimMoves {
+
+  private final Database database;
+  private final SimRepository sims;
+  private final EventLog events;
+  private final SimOutput outputs;
+  private final Clock clock;
+
+  public SimMoves(
+      Database database, SimRepository sims, EventLog events, SimOutput outputs, Clock clock) {
+    this.database = database;
+    this.sims = sims;
+    this.events = events;
+    this.outputs = outputs;
+    this.clock = clock;
+  }
+
+  /**
+   * Moves the sim from {@code expectedFrom} (null: any state) to {@code to} in its own transaction;
+   * false when the move was refused.
+   */
+  public boolean move(String simId, SimState expectedFrom, SimState to, Outcome outcome) {
+    boolean moved =
+        database.write(connection -> moveIn(connection, simId, expectedFrom, to, outcome));
+    committed(moved, simId, to);
+    return moved;
+  }
+
+  /**
+   * The move inside the caller's write transaction, with its event; call {@link #committed} once
+   * the transaction has committed.
+   */
+  boolean moveIn(
+      Connection connection, String simId, SimState expectedFrom, SimState to, Outcome outcome)
+      throws SQLException {
+    if (!sims.move(connection, simId, expectedFrom, to, outcome)) {
+      return false;
+    }
+    appendSimEvent(connection, simId);
+    return true;
+  }
+
+  /** After a commit that moved the sim: wakes event streams and frees a finished sim's parser. */
+  void committed(boolean moved, String simId, SimState to) {
+    if (!moved) {
+      return;
+    }
+    events.committed();
+    if (to.isFinished()) {
+      outputs.release(simId); // parses what is left and frees the sim's parser
+    }
+  }
+
+  /** Appends the sim's {@code sim} event, the sim as it is in the caller's transaction. */
+  void appendSimEvent(Connection connection, String simId) throws SQLException {
+    Sim sim = sims.find(connection, simId).orElseThrow();
+    events.append(
+        connection, sim.runId(), simId, SimEvent.Kind.SIM, clock.instant(), SimJson.json(sim));
+  }
+}

@@ -1,0 +1,122 @@
+package dev.cascade.core.internal.run;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Heartbeat;
+import dev.cascade.core.HeartbeatReply;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimRepository.Outcome;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What sims report (DESIGN.md section 7): heartbeats, output chunks, and the tokens that prove a
+ * sim is who it says. Not public API: only the HTTP layer's sim endpoints call it.
+ */
+public final class SimReports {
+
+  private static final Logger log = LoggerFactory.getLogger(SimReports.class);
+
+  private final Database database;
+  private final SimRepository sims;
+  private final SimMoves moves;
+  private final SimOutput outputs;
+  private final Launches launches;
+
+  public SimReports(
+      Database database, SimRepository sims, SimMoves moves, SimOutput outputs, Launches launches) {
+    this.database = database;
+    this.sims = sims;
+    this.moves = moves;
+    this.outputs = outputs;
+    this.launches = launches;
+  }
+
+  /**
+   * Applies a sim's heartbeat: records it, moves the sim along {@code SIM_TRANSITIONS}, and answers
+   * {@code cancel: true} once its run was cancelled. A final heartbeat ({@code succeeded} or {@code
+   * failed}) is applied only once every chunk it counts is held; until then the reply lists the
+   * missing ones. The heartbeat's time and the move it makes commit together.
+   */
+  public HeartbeatReply heartbeat(String simId, Heartbeat heartbeat) {
+    Sim sim = sim(simId);
+    if (sim.state().isFinished()) {
+      record(simId, null, Outcome.NONE);
+      return sim.state() == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
+    }
+    // A running sim's heartbeat that is not its last changes nothing but the heartbeat time.
+    SimState alive = sim.state() == SimState.RUNNING ? null : SimState.RUNNING;
+    if (!heartbeat.isFinal()) {
+      record(simId, alive, Outcome.NONE);
+      return HeartbeatReply.CONTINUE;
+    }
+    if (!outputs.holdsAll(simId, heartbeat.chunks())) {
+      // Alive, but not done until its whole output is here.
+      record(simId, alive, Outcome.NONE);
+      return new HeartbeatReply(false, outputs.missing(simId, heartbeat.chunks()));
+    }
+    outputs.finish(simId);
+    SimState finalState = heartbeat.state();
+    String error = heartbeat.error();
+    if (finalState == SimState.SUCCEEDED) {
+      Optional<String> logFailure = outputs.failureInLog(simId);
+      if (logFailure.isPresent()) {
+        finalState = SimState.FAILED;
+        error = logFailure.get();
+      }
+    } else if (error == null || error.isBlank()) {
+      error =
+          "the simulator failed"
+              + (heartbeat.exitCode() == null ? "" : " with exit code " + heartbeat.exitCode());
+    }
+    if (record(simId, finalState, new Outcome(error, heartbeat.exitCode()))) {
+      log.info("sim {} {}", simId, finalState.wireName() + (error == null ? "" : ": " + error));
+      launches.stopAfterFinish(simId);
+    }
+    return sim(simId).state() == SimState.CANCELLED
+        ? HeartbeatReply.CANCEL
+        : HeartbeatReply.CONTINUE;
+  }
+
+  /**
+   * Stores chunk {@code seq} (from 0) of a sim's output. Idempotent: a chunk sent again is stored
+   * once. Chunks may arrive out of order; they are parsed in order once the gap is filled. Returns
+   * false for a chunk already held.
+   */
+  public boolean putChunk(String simId, long seq, byte[] bytes) {
+    if (seq < 0) {
+      throw new CascadeException(
+          ErrorCode.INVALID, "chunk seq must be 0 or more; got " + seq, "seq");
+    }
+    Sim sim = sim(simId);
+    return outputs.accept(simId, sim.runId(), seq, bytes).stored();
+  }
+
+  /** Whether {@code token} is the one sim {@code simId} was launched with. */
+  public boolean isSimToken(String simId, String token) {
+    return launches.tokens().isValid(simId, token);
+  }
+
+  /** Stamps the heartbeat and, when {@code to} is given, moves the sim, in one transaction. */
+  private boolean record(String simId, SimState to, Outcome outcome) {
+    boolean moved =
+        database.write(
+            connection -> {
+              sims.recordHeartbeat(connection, simId);
+              return to != null && moves.moveIn(connection, simId, null, to, outcome);
+            });
+    if (to != null) {
+      moves.committed(moved, simId, to);
+    }
+    return moved;
+  }
+
+  private Sim sim(String simId) {
+    return sims.find(simId).orElseThrow(() -> RunService.simNotFound(simId));
+  }
+}
