@@ -5,9 +5,7 @@ import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.RunSettings;
-import dev.cascade.core.internal.run.SimJson;
 import dev.cascade.core.internal.store.Database;
-import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.Launcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,14 +85,7 @@ public final class Cascade implements AutoCloseable {
               .build()
               .start();
       toClose.add(0, traces);
-      SimRepository simRows = new SimRepository(database, settings.clock());
-      SimOutput outputs =
-          new SimOutput(
-              database,
-              events,
-              (connection, simId) -> SimJson.json(simRows.find(connection, simId).orElseThrow()),
-              settings.clock(),
-              settings.catalog());
+      SimOutput outputs = new SimOutput(database, events, settings.clock(), settings.catalog());
       RunSettings runSettings =
           new RunSettings(
               settings.dataDir(),

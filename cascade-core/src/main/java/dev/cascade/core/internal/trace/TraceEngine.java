@@ -6,6 +6,7 @@ import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.TraceRepository;
 import dev.cascade.core.internal.trace.TraceProcessor.Facts;
 import dev.cascade.core.internal.trace.TraceProcessor.TraceProcessingException;
 import java.io.IOException;
