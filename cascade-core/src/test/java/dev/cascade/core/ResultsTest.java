@@ -47,7 +47,7 @@ final class ResultsTest {
   void open() {
     database = Database.open(dataDir.resolve("cascade.db"));
     sims = new SimRepository(database, CLOCK);
-    output = new SimOutput(database, new EventLog(database), (c, id) -> "{}", CLOCK);
+    output = new SimOutput(database, new EventLog(database), CLOCK);
     results = new ResultsComparer(database, GpuConfigCatalog.builtIn());
     run =
         newRun(

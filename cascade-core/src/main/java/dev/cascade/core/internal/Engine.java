@@ -11,7 +11,6 @@ import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.Launches;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
-import dev.cascade.core.internal.run.SimJson;
 import dev.cascade.core.internal.run.SimMoves;
 import dev.cascade.core.internal.run.SimReports;
 import dev.cascade.core.internal.run.SimTokens;
@@ -87,13 +86,7 @@ public final class Engine implements AutoCloseable {
             .start();
     toClose.add(0, traces);
     SimRepository sims = new SimRepository(database, clock);
-    SimOutput outputs =
-        new SimOutput(
-            database,
-            events,
-            (connection, simId) -> SimJson.json(sims.find(connection, simId).orElseThrow()),
-            clock,
-            settings.catalog());
+    SimOutput outputs = new SimOutput(database, events, clock, settings.catalog());
     RunSettings runSettings =
         new RunSettings(
             settings.dataDir(),

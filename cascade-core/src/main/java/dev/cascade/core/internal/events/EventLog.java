@@ -3,12 +3,9 @@ package dev.cascade.core.internal.events;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.internal.store.Database;
-import dev.cascade.core.internal.store.SqlTimes;
+import dev.cascade.core.internal.store.EventRepository;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -19,23 +16,23 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Sim events kept in the {@code events} table. Writers append inside their own transaction, so an
- * event exists exactly when the change it describes does, then call {@link #committed()}. Readers
- * ({@link EventStream}s) always read from the table, in id order, and wait on a signal between
- * reads: nothing is lost or repeated, a slow reader holds no memory, and a reconnecting client
- * resumes from any id it saw, even across restarts.
+ * Sim events kept in the {@code events} table ({@link EventRepository}). Writers append inside
+ * their own transaction, so an event exists exactly when the change it describes does, then call
+ * {@link #committed()}. Readers ({@link EventStream}s) always read from the table, in id order, and
+ * wait on a signal between reads: nothing is lost or repeated, a slow reader holds no memory, and a
+ * reconnecting client resumes from any id it saw, even across restarts.
  */
 public final class EventLog {
 
   private static final int PAGE = 256;
 
-  private final Database database;
+  private final EventRepository rows;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition appended = lock.newCondition();
   private long generation;
 
   public EventLog(Database database) {
-    this.database = database;
+    this.rows = new EventRepository(database);
   }
 
   /** Appends an event in the caller's write transaction and returns it with its id. */
@@ -47,21 +44,7 @@ public final class EventLog {
       Instant at,
       String data)
       throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement(
-            "INSERT INTO events (run_id, sim_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            Statement.RETURN_GENERATED_KEYS)) {
-      insert.setString(1, runId);
-      insert.setString(2, simId);
-      insert.setString(3, kind.wireName());
-      insert.setString(4, data);
-      insert.setString(5, SqlTimes.text(at));
-      insert.executeUpdate();
-      try (ResultSet keys = insert.getGeneratedKeys()) {
-        keys.next();
-        return new SimEvent(keys.getLong(1), runId, simId, kind, at, data);
-      }
-    }
+    return rows.insert(connection, runId, simId, kind, at, data);
   }
 
   /** Wakes the streams waiting for events; call after the transaction that appended commits. */
@@ -77,14 +60,7 @@ public final class EventLog {
 
   /** The newest event id; 0 when there are none. */
   public long latestId() {
-    return database.read(
-        connection -> {
-          try (Statement statement = connection.createStatement();
-              ResultSet rows = statement.executeQuery("SELECT coalesce(max(id), 0) FROM events")) {
-            rows.next();
-            return rows.getLong(1);
-          }
-        });
+    return rows.latestId();
   }
 
   /** The events of {@code runId} (every run when null) with ids above {@code afterId}. */
@@ -140,33 +116,7 @@ public final class EventLog {
     }
 
     private void readPage() {
-      database.read(
-          connection -> {
-            String sql =
-                "SELECT id, run_id, sim_id, kind, data, created_at FROM events WHERE id > ?"
-                    + (runId == null ? "" : " AND run_id = ?")
-                    + " ORDER BY id LIMIT "
-                    + PAGE;
-            try (PreparedStatement select = connection.prepareStatement(sql)) {
-              select.setLong(1, lastId);
-              if (runId != null) {
-                select.setString(2, runId);
-              }
-              try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                  page.add(
-                      new SimEvent(
-                          rows.getLong(1),
-                          rows.getString(2),
-                          rows.getString(3),
-                          SimEvent.Kind.fromWireName(rows.getString(4)),
-                          SqlTimes.instant(rows.getString(6)),
-                          rows.getString(5)));
-                }
-              }
-            }
-            return null;
-          });
+      page.addAll(rows.after(runId, lastId, PAGE));
     }
 
     @Override

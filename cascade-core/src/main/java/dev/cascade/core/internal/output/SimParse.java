@@ -4,6 +4,7 @@ import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.accelsim.stats.StatsListener;
+import dev.cascade.core.internal.store.ParseProgress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,9 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One sim's output as far as it has been parsed: its parser, the lines for the next {@code log}
  * event, the kernels finished since the last write, and the progress kept in its {@code sims} row.
- * Every field is guarded by {@link #lock}; {@link SimOutput} holds it while feeding, so one thread
- * at a time feeds the parser. The fields change before the write that stores them commits: when
- * that write fails, the whole object is dropped ({@link #dead}) and rebuilt from the database.
+ * Every field is guarded by {@link #lock}; {@link ParserLifecycle} holds it while feeding, so one
+ * thread at a time feeds the parser. The fields change before the write that stores them commits:
+ * when that write fails, the whole object is dropped ({@link #dead}) and rebuilt from the database.
  */
 final class SimParse implements StatsListener {
 
@@ -77,6 +78,11 @@ final class SimParse implements StatsListener {
 
   Progress progress() {
     return new Progress(kernelsDone, currentKernel, latestMetrics, logOutcome);
+  }
+
+  /** The progress as the sim's row keeps it. */
+  ParseProgress stored() {
+    return new ParseProgress(chunksParsed, kernelsDone, currentKernel, latestMetrics, logOutcome);
   }
 
   /** The kernels finished since the last call. */

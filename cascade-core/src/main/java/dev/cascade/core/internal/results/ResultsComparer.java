@@ -12,8 +12,8 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Spread;
-import dev.cascade.core.internal.output.SimKernels;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.RunRepository;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,8 +29,8 @@ import java.util.Optional;
  */
 public final class ResultsComparer implements Results {
 
-  private final Database database;
   private final RunRepository runs;
+  private final KernelRepository kernels;
   private final GpuConfigCatalog catalog;
 
   /**
@@ -38,9 +38,10 @@ public final class ResultsComparer implements Results {
    * from {@code catalog}.
    */
   public ResultsComparer(Database database, GpuConfigCatalog catalog) {
-    this.database = Objects.requireNonNull(database, "database");
+    Objects.requireNonNull(database, "database");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.runs = new RunRepository(database);
+    this.kernels = new KernelRepository(database);
   }
 
   /**
@@ -60,9 +61,9 @@ public final class ResultsComparer implements Results {
                         ErrorCode.NOT_FOUND,
                         "run \"" + runId + "\" does not exist; list the runs to find its id",
                         "run_id"));
-    Map<String, List<SimKernels.Headline>> kernelsBySim = new HashMap<>();
-    for (SimKernels.Headline kernel :
-        database.read(connection -> SimKernels.headlines(connection, runId))) {
+    Map<String, List<KernelRepository.Headline>> kernelsBySim = new HashMap<>();
+    for (KernelRepository.Headline kernel :
+        kernels.headlines(run.sims().stream().map(Sim::id).toList())) {
       kernelsBySim.computeIfAbsent(kernel.simId(), id -> new ArrayList<>()).add(kernel);
     }
     List<ConfigResult> results = new ArrayList<>();
@@ -77,7 +78,7 @@ public final class ResultsComparer implements Results {
   // ---------------------------------------------------------------------------------------------
 
   private ConfigResult configResult(
-      String gpuConfig, List<Sim> sims, Map<String, List<SimKernels.Headline>> kernelsBySim) {
+      String gpuConfig, List<Sim> sims, Map<String, List<KernelRepository.Headline>> kernelsBySim) {
     List<String> notes = new ArrayList<>();
     Optional<GpuConfig> config = findConfig(gpuConfig, notes);
     String arch = config.map(GpuConfig::arch).orElse(null);
@@ -105,7 +106,7 @@ public final class ResultsComparer implements Results {
     for (Sim sim : succeeded) {
       long cycles = 0;
       long instructions = 0;
-      for (SimKernels.Headline kernel : kernelsBySim.getOrDefault(sim.id(), List.of())) {
+      for (KernelRepository.Headline kernel : kernelsBySim.getOrDefault(sim.id(), List.of())) {
         kernels
             .computeIfAbsent(new KernelKey(kernel.name(), kernel.instance()), key -> new Series())
             .add(sim.replica(), kernel.cycles(), kernel.instructions());

@@ -70,6 +70,10 @@ public final class ChunkRepository {
     }
   }
 
+  private static final String INSERT =
+      "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
+          + " ON CONFLICT (sim_id, seq) DO NOTHING";
+
   private final Database database;
   private final Clock clock;
 
@@ -106,17 +110,10 @@ public final class ChunkRepository {
         connection -> {
           requireSimsExist(connection, batch);
           List<Boolean> inserted = new ArrayList<>(batch.size());
-          try (PreparedStatement insert =
-              connection.prepareStatement(
-                  "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
-                      + " ON CONFLICT (sim_id, seq) DO NOTHING")) {
+          try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             for (Chunk chunk : batch) {
-              insert.setString(1, chunk.simId());
-              insert.setLong(2, chunk.seq());
-              insert.setBytes(3, chunk.bytes());
-              insert.setString(4, receivedAt);
               // One statement at a time: a batch would not say which rows were duplicates.
-              inserted.add(insert.executeUpdate() == 1);
+              inserted.add(insert(insert, chunk, receivedAt));
             }
           }
           return List.copyOf(inserted);
@@ -131,16 +128,18 @@ public final class ChunkRepository {
    * @return true when the chunk was new
    */
   public boolean insert(Connection connection, Chunk chunk) throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement(
-            "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (sim_id, seq) DO NOTHING")) {
-      insert.setString(1, chunk.simId());
-      insert.setLong(2, chunk.seq());
-      insert.setBytes(3, chunk.bytes());
-      insert.setString(4, SqlTimes.text(clock.instant()));
-      return insert.executeUpdate() == 1;
+    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+      return insert(insert, chunk, SqlTimes.text(clock.instant()));
     }
+  }
+
+  private static boolean insert(PreparedStatement insert, Chunk chunk, String receivedAt)
+      throws SQLException {
+    insert.setString(1, chunk.simId());
+    insert.setLong(2, chunk.seq());
+    insert.setBytes(3, chunk.bytes());
+    insert.setString(4, receivedAt);
+    return insert.executeUpdate() == 1;
   }
 
   /**
@@ -332,16 +331,8 @@ public final class ChunkRepository {
       throws SQLException {
     Set<String> simIds = new LinkedHashSet<>();
     chunks.forEach(chunk -> simIds.add(chunk.simId()));
-    try (PreparedStatement select =
-        connection.prepareStatement("SELECT 1 FROM sims WHERE id = ?")) {
-      for (String simId : simIds) {
-        select.setString(1, simId);
-        try (ResultSet row = select.executeQuery()) {
-          if (!row.next()) {
-            throw SimRepository.notFound(simId);
-          }
-        }
-      }
+    for (String simId : simIds) {
+      SimRepository.requireExists(connection, simId);
     }
   }
 
@@ -375,27 +366,7 @@ public final class ChunkRepository {
 
     private void fetch() {
       List<Chunk> fetched =
-          database.read(
-              connection -> {
-                List<Chunk> chunks = new ArrayList<>();
-                try (PreparedStatement select =
-                    connection.prepareStatement(
-                        "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq >= ?"
-                            + " ORDER BY seq LIMIT ?")) {
-                  select.setString(1, simId);
-                  select.setLong(2, nextSeq);
-                  select.setInt(3, PAGE_CHUNKS);
-                  long bytes = 0;
-                  try (ResultSet rows = select.executeQuery()) {
-                    while (bytes < PAGE_BYTES && rows.next()) {
-                      Chunk chunk = new Chunk(simId, rows.getLong(1), rows.getBytes(2));
-                      bytes += chunk.bytes().length;
-                      chunks.add(chunk);
-                    }
-                  }
-                }
-                return chunks;
-              });
+          database.read(connection -> read(connection, simId, nextSeq, PAGE_CHUNKS));
       if (fetched.isEmpty()) {
         exhausted = true;
         return;

@@ -140,6 +140,23 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #read} in one read transaction: every statement of {@code work} sees the same committed
+   * state, so rows read from two tables agree with each other.
+   */
+  public <T> T readSnapshot(Work<T> work) {
+    return read(
+        connection -> {
+          connection.setAutoCommit(false);
+          try {
+            return work.apply(connection);
+          } finally {
+            connection.rollback(); // nothing was written: ends the read transaction
+            connection.setAutoCommit(true);
+          }
+        });
+  }
+
   @Override
   public void close() {
     writeLock.lock();

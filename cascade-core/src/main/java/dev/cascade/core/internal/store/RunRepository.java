@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,8 +24,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code runs} table, read and written together with the run's sims. A run's state is never
- * stored: {@link Run#state()} derives it from the sims read here.
+ * The {@code runs} table, read and written together with the run's sims (through {@link
+ * SimRepository}, which owns their table). A run's state is never stored: {@link Run#state()}
+ * derives it from the sims read here.
  */
 public final class RunRepository {
 
@@ -71,39 +71,20 @@ public final class RunRepository {
       insertRun.setString(4, SqlTimes.text(run.createdAt()));
       insertRun.executeUpdate();
     }
-    try (PreparedStatement insertSim =
-        connection.prepareStatement(
-            "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
-                + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-      for (Sim sim : run.sims()) {
-        insertSim.setString(1, sim.id());
-        insertSim.setString(2, run.id());
-        insertSim.setString(3, sim.gpuConfig());
-        insertSim.setInt(4, sim.replica());
-        insertSim.setString(5, SimState.PENDING.wireName());
-        insertSim.setString(6, SqlTimes.text(sim.createdAt()));
-        insertSim.setInt(7, sim.progress().kernelsTotal());
-        insertSim.addBatch();
-      }
-      insertSim.executeBatch();
-    }
+    SimRepository.insertPending(connection, run.id(), run.sims());
   }
 
-  /** The run with its sims, read in one statement so they agree with each other. */
+  /** The run with its sims, read in one read transaction so they agree with each other. */
   public Optional<Run> find(String runId) {
     Objects.requireNonNull(runId, "runId");
     List<Run> runs =
-        database.read(
+        database.readSnapshot(
             connection -> {
               try (PreparedStatement select =
                   connection.prepareStatement(
-                      "SELECT "
-                          + RUN_COLUMNS
-                          + ", "
-                          + SimRepository.SIM_COLUMNS
-                          + " FROM runs r LEFT JOIN sims s ON s.run_id = r.id WHERE r.id = ?")) {
+                      "SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.id = ?")) {
                 select.setString(1, runId);
-                return readRuns(select);
+                return readRuns(connection, select);
               }
             });
     return runs.stream().findFirst();
@@ -119,39 +100,33 @@ public final class RunRepository {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
     }
-    return database.read(
+    return database.readSnapshot(
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
                   "SELECT "
                       + RUN_COLUMNS
-                      + ", "
-                      + SimRepository.SIM_COLUMNS
-                      + " FROM (SELECT * FROM runs ORDER BY created_at DESC, id DESC LIMIT ?) r"
-                      + " LEFT JOIN sims s ON s.run_id = r.id"
-                      + " ORDER BY r.created_at DESC, r.id DESC")) {
+                      + " FROM runs r ORDER BY r.created_at DESC, r.id DESC LIMIT ?")) {
             select.setInt(1, limit);
-            return readRuns(select);
+            return readRuns(connection, select);
           }
         });
   }
 
-  /** Groups joined rows into runs, in row order; sims in entry order, then by replica. */
-  private static List<Run> readRuns(PreparedStatement select) throws SQLException {
-    Map<String, RunRow> runs = new LinkedHashMap<>();
+  /**
+   * The runs {@code select} finds, in row order, each with its sims (entry order, then replica).
+   */
+  private static List<Run> readRuns(Connection connection, PreparedStatement select)
+      throws SQLException {
+    List<RunRow> runs = new ArrayList<>();
     try (ResultSet rows = select.executeQuery()) {
       while (rows.next()) {
-        RunRow run = runs.get(rows.getString("run_id"));
-        if (run == null) {
-          run = RunRow.read(rows);
-          runs.put(run.id, run);
-        }
-        if (rows.getString("sim_id") != null) {
-          run.sims.add(SimRepository.readSim(rows));
-        }
+        runs.add(RunRow.read(rows));
       }
     }
-    return runs.values().stream().map(RunRow::toRun).toList();
+    Map<String, List<Sim>> sims =
+        SimRepository.findByRuns(connection, runs.stream().map(run -> run.id).toList());
+    return runs.stream().map(run -> run.toRun(sims.getOrDefault(run.id, List.of()))).toList();
   }
 
   private static final class RunRow {
@@ -159,7 +134,6 @@ public final class RunRepository {
     final String traceId;
     final List<RunEntry> entries;
     final Instant createdAt;
-    final List<Sim> sims = new ArrayList<>();
 
     private RunRow(String id, String traceId, List<RunEntry> entries, Instant createdAt) {
       this.id = id;
@@ -176,7 +150,8 @@ public final class RunRepository {
           SqlTimes.instant(row.getString("run_created_at")));
     }
 
-    Run toRun() {
+    Run toRun(List<Sim> stored) {
+      List<Sim> sims = new ArrayList<>(stored);
       Map<String, Integer> entryOrder = new HashMap<>();
       for (int i = 0; i < entries.size(); i++) {
         entryOrder.putIfAbsent(entries.get(i).gpuConfig(), i);

@@ -15,8 +15,11 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -25,16 +28,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code sims} table. Sims are written with their run ({@link RunRepository#insert}); here they
- * move between states, only along {@link SimStateMachine#SIM_TRANSITIONS}, and collect what the
- * launcher and the heartbeats tell about them.
+ * The {@code sims} table, and the only class that reads or writes it. Sims are inserted with their
+ * run ({@link RunRepository#insert} calls {@link #insertPending}); here they move between states,
+ * only along {@link SimStateMachine#SIM_TRANSITIONS}, and collect what the launcher, the heartbeats
+ * and the parse of their output ({@link #recordParse}) tell about them.
  */
 public final class SimRepository {
 
   private static final Logger log = LoggerFactory.getLogger(SimRepository.class);
 
+  /** Runs whose sims {@link #findByRuns} reads per query: well under SQLite's variable limit. */
+  private static final int RUNS_PER_QUERY = 500;
+
   /** The sim columns, from {@code sims s}, as {@link #readSim} reads them. */
-  static final String SIM_COLUMNS =
+  private static final String SIM_COLUMNS =
       "s.id AS sim_id, s.run_id AS sim_run_id, s.gpu_config AS sim_gpu_config,"
           + " s.replica AS sim_replica, s.state AS sim_state, s.launcher_ref AS sim_launcher_ref,"
           + " s.error AS sim_error, s.exit_code AS sim_exit_code,"
@@ -61,6 +68,10 @@ public final class SimRepository {
     }
   }
 
+  /** What the output parse needs to know of a sim when it first sees it. */
+  public record ParseState(
+      String runId, String gpuConfig, SimState state, ParseProgress progress) {}
+
   private final Database database;
   private final Clock clock;
 
@@ -71,17 +82,7 @@ public final class SimRepository {
 
   public Optional<Sim> find(String simId) {
     Objects.requireNonNull(simId, "simId");
-    return database.read(
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT " + SIM_COLUMNS + " FROM sims s WHERE s.id = ?")) {
-            select.setString(1, simId);
-            try (ResultSet rows = select.executeQuery()) {
-              return rows.next() ? Optional.of(readSim(rows)) : Optional.empty();
-            }
-          }
-        });
+    return database.read(connection -> find(connection, simId));
   }
 
   /**
@@ -278,6 +279,163 @@ public final class SimRepository {
     }
   }
 
+  /**
+   * The sim's run, config, state and parse progress, for resuming the parse of its output.
+   *
+   * @throws CascadeException {@code not_found} when there is no such sim
+   */
+  public ParseState parseState(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT run_id, gpu_config, state, chunks_parsed, kernels_done,"
+                      + " current_kernel, latest_metrics, log_outcome FROM sims WHERE id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet row = select.executeQuery()) {
+              if (!row.next()) {
+                throw notFound(simId);
+              }
+              return new ParseState(
+                  row.getString(1),
+                  row.getString(2),
+                  SimState.fromWireName(row.getString(3)),
+                  new ParseProgress(
+                      row.getLong(4),
+                      row.getInt(5),
+                      row.getString(6),
+                      row.getString(7),
+                      row.getString(8)));
+            }
+          }
+        });
+  }
+
+  /**
+   * Stores the parse progress of the sim's output in the caller's write transaction.
+   *
+   * @throws CascadeException {@code not_found} when there is no such sim
+   */
+  public void recordParse(Connection connection, String simId, ParseProgress progress)
+      throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET chunks_parsed = ?, kernels_done = ?, current_kernel = ?,"
+                + " latest_metrics = ?, log_outcome = ? WHERE id = ?")) {
+      update.setLong(1, progress.chunksParsed());
+      update.setInt(2, progress.kernelsDone());
+      update.setString(3, progress.currentKernel());
+      update.setString(4, progress.latestMetrics());
+      update.setString(5, progress.logOutcome());
+      update.setString(6, simId);
+      if (update.executeUpdate() != 1) {
+        throw notFound(simId);
+      }
+    }
+  }
+
+  /**
+   * How the sim's log ended as stored ({@code complete}, {@code failed}, ...); empty while it runs.
+   *
+   * @throws CascadeException {@code not_found} when there is no such sim
+   */
+  public Optional<String> logOutcome(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement("SELECT log_outcome FROM sims WHERE id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet row = select.executeQuery()) {
+              if (!row.next()) {
+                throw notFound(simId);
+              }
+              return Optional.ofNullable(row.getString(1));
+            }
+          }
+        });
+  }
+
+  /**
+   * Checks that the sim exists.
+   *
+   * @throws CascadeException {@code not_found} when there is no such sim
+   */
+  public void requireExists(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    database.read(
+        connection -> {
+          requireExists(connection, simId);
+          return null;
+        });
+  }
+
+  /** {@link #requireExists(String)} as the caller's transaction sees the table. */
+  public static void requireExists(Connection connection, String simId) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT 1 FROM sims WHERE id = ?")) {
+      select.setString(1, simId);
+      try (ResultSet row = select.executeQuery()) {
+        if (!row.next()) {
+          throw notFound(simId);
+        }
+      }
+    }
+  }
+
+  /** Inserts a new run's sims, {@code pending}, in the caller's write transaction. */
+  static void insertPending(Connection connection, String runId, List<Sim> sims)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
+                + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (Sim sim : sims) {
+        insert.setString(1, sim.id());
+        insert.setString(2, runId);
+        insert.setString(3, sim.gpuConfig());
+        insert.setInt(4, sim.replica());
+        insert.setString(5, SimState.PENDING.wireName());
+        insert.setString(6, SqlTimes.text(sim.createdAt()));
+        insert.setInt(7, sim.progress().kernelsTotal());
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  /**
+   * The sims of the runs {@code runIds}, by run id, each list in id order; a run without sims has
+   * no entry. Read on the caller's connection, so a read transaction sees them with their runs.
+   */
+  static Map<String, List<Sim>> findByRuns(Connection connection, List<String> runIds)
+      throws SQLException {
+    Map<String, List<Sim>> byRun = new HashMap<>();
+    for (int from = 0; from < runIds.size(); from += RUNS_PER_QUERY) {
+      List<String> batch = runIds.subList(from, Math.min(runIds.size(), from + RUNS_PER_QUERY));
+      String placeholders = String.join(", ", Collections.nCopies(batch.size(), "?"));
+      try (PreparedStatement select =
+          connection.prepareStatement(
+              "SELECT "
+                  + SIM_COLUMNS
+                  + " FROM sims s WHERE s.run_id IN ("
+                  + placeholders
+                  + ") ORDER BY s.id")) {
+        for (int i = 0; i < batch.size(); i++) {
+          select.setString(i + 1, batch.get(i));
+        }
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) {
+            Sim sim = readSim(rows);
+            byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim);
+          }
+        }
+      }
+    }
+    return byRun;
+  }
+
   private void update(String simId, String sql, String... values) {
     Objects.requireNonNull(simId, "simId");
     database.write(
@@ -316,7 +474,7 @@ public final class SimRepository {
   }
 
   /** Reads the {@link #SIM_COLUMNS} of the current row. */
-  static Sim readSim(ResultSet row) throws SQLException {
+  private static Sim readSim(ResultSet row) throws SQLException {
     int exitCode = row.getInt("sim_exit_code");
     Integer storedExitCode = row.wasNull() ? null : exitCode;
     return new Sim(

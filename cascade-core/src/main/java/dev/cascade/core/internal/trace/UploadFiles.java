@@ -1,8 +1,16 @@
 package dev.cascade.core.internal.trace;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which files under a trace folder are the trace, and which are the bookkeeping of an upload still
@@ -27,6 +35,8 @@ import java.util.regex.Pattern;
  * shows an upload still at work, so they do reset the quiet period.
  */
 final class UploadFiles {
+
+  private static final Logger log = LoggerFactory.getLogger(UploadFiles.class);
 
   private static final String UUID =
       "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -67,5 +77,30 @@ final class UploadFiles {
   static boolean isMultipartTreeName(String name, String prefix) {
     var matcher = MULTIPART_TREE.matcher(name);
     return matcher.matches() && matcher.group(1).equals(prefix);
+  }
+
+  /**
+   * The folders where s3proxy keeps the parts of multipart uploads into trace {@code id}: at the
+   * bucket root, {@code .mpus-<upload id>-<prefix>/<trace id>/...}. Parts still arriving there mean
+   * the trace's upload is still under way.
+   */
+  static List<Path> multipartTrees(Path bucketFolder, String prefix, String id) {
+    List<Path> trees = new ArrayList<>();
+    if (bucketFolder == null || !Files.isDirectory(bucketFolder)) {
+      return trees;
+    }
+    try (DirectoryStream<Path> entries =
+        Files.newDirectoryStream(
+            bucketFolder, entry -> isMultipartTreeName(entry.getFileName().toString(), prefix))) {
+      for (Path entry : entries) {
+        Path tree = entry.resolve(id);
+        if (Files.isDirectory(tree, LinkOption.NOFOLLOW_LINKS)) {
+          trees.add(tree);
+        }
+      }
+    } catch (IOException e) {
+      log.debug("cannot list \"{}\": {}", bucketFolder, e.toString());
+    }
+    return trees;
   }
 }

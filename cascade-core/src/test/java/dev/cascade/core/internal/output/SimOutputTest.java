@@ -30,8 +30,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,25 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 final class SimOutputTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** Renders what the sim event sees of the sim, read on the transaction's connection. */
-  private static final SimSnapshot SNAPSHOT =
-      (connection, simId) -> {
-        try (PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT kernels_done, current_kernel, log_outcome FROM sims WHERE id = ?")) {
-          select.setString(1, simId);
-          try (ResultSet row = select.executeQuery()) {
-            row.next();
-            return JSON.createObjectNode()
-                .put("id", simId)
-                .put("kernels_done", row.getInt(1))
-                .put("current_kernel", row.getString(2))
-                .put("log_outcome", row.getString(3))
-                .toString();
-          }
-        }
-      };
 
   @TempDir Path dataDir;
 
@@ -98,7 +77,7 @@ final class SimOutputTest {
   }
 
   private SimOutput newOutput() {
-    return new SimOutput(database, events, SNAPSHOT, CLOCK, GpuConfigCatalog.builtIn());
+    return new SimOutput(database, events, CLOCK, GpuConfigCatalog.builtIn());
   }
 
   // --- chunks and the parse ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-package dev.cascade.core.internal.trace;
+package dev.cascade.core.internal.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -8,14 +8,10 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.internal.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,15 +20,11 @@ import java.util.Optional;
  * The {@code traces} table: one row per trace the store has seen, written on every change of state
  * or facts, so states survive a restart. Traced layers and per-kernel facts are JSON arrays.
  */
-final class TraceRepository {
+public final class TraceRepository {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
   private static final TypeReference<List<TraceKernel>> KERNELS = new TypeReference<>() {};
-
-  // Fixed-width UTC text, so text order is time order (as the rest of the database keeps times).
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
 
   private static final String COLUMNS =
       "id, state, reason, trace_gpu_arch, suggested_sim_config, model_name, traced_layers,"
@@ -40,11 +32,11 @@ final class TraceRepository {
 
   private final Database database;
 
-  TraceRepository(Database database) {
+  public TraceRepository(Database database) {
     this.database = database;
   }
 
-  Optional<Trace> find(String id) {
+  public Optional<Trace> find(String id) {
     return database.read(
         connection -> {
           try (PreparedStatement select =
@@ -58,7 +50,7 @@ final class TraceRepository {
   }
 
   /** Every trace, oldest first. */
-  List<Trace> list() {
+  public List<Trace> list() {
     return database.read(
         connection -> {
           try (PreparedStatement select =
@@ -75,7 +67,7 @@ final class TraceRepository {
   }
 
   /** Inserts the trace, or replaces the row with its id. */
-  void save(Trace trace) {
+  public void save(Trace trace) {
     database.write(
         connection -> {
           save(connection, trace);
@@ -83,7 +75,7 @@ final class TraceRepository {
         });
   }
 
-  void delete(String id) {
+  public void delete(String id) {
     database.write(
         connection -> {
           try (PreparedStatement delete =
@@ -118,8 +110,8 @@ final class TraceRepository {
       upsert.setString(9, json(trace.kernels()));
       upsert.setLong(10, trace.sizeBytes());
       upsert.setInt(11, trace.sample() ? 1 : 0);
-      upsert.setString(12, TIME.format(trace.createdAt()));
-      upsert.setString(13, TIME.format(trace.updatedAt()));
+      upsert.setString(12, SqlTimes.text(trace.createdAt()));
+      upsert.setString(13, SqlTimes.text(trace.updatedAt()));
       upsert.executeUpdate();
     }
   }
@@ -138,8 +130,8 @@ final class TraceRepository {
         parse(id, "kernels", row.getString("kernels"), KERNELS),
         row.getLong("size_bytes"),
         row.getInt("sample") != 0,
-        Instant.parse(row.getString("created_at")),
-        Instant.parse(row.getString("updated_at")));
+        SqlTimes.instant(row.getString("created_at")),
+        SqlTimes.instant(row.getString("updated_at")));
   }
 
   private static String json(Object value) {

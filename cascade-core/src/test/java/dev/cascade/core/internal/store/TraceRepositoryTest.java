@@ -1,11 +1,10 @@
-package dev.cascade.core.internal.trace;
+package dev.cascade.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.internal.store.Database;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.cascade.core.internal.output;
+package dev.cascade.core.internal.store;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -14,15 +14,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The {@code sim_kernels} table: one row per statistics block a sim printed, at its position in the
  * log, with every numeric statistic of the block as a JSON object.
  */
-public final class SimKernels {
+public final class KernelRepository {
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -34,7 +37,14 @@ public final class SimKernels {
   public record Headline(
       String simId, int position, String name, int instance, long cycles, long instructions) {}
 
-  private SimKernels() {}
+  /** Sims whose kernels {@link #headlines} reads per query: well under SQLite's variable limit. */
+  private static final int SIMS_PER_QUERY = 500;
+
+  private final Database database;
+
+  public KernelRepository(Database database) {
+    this.database = Objects.requireNonNull(database, "database");
+  }
 
   /**
    * Stores a finished kernel at {@code position} in the caller's transaction, unless the sim
@@ -42,7 +52,7 @@ public final class SimKernels {
    *
    * @return true when the row was new
    */
-  static boolean insert(Connection connection, String simId, int position, KernelStats kernel)
+  public boolean insert(Connection connection, String simId, int position, KernelStats kernel)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
@@ -63,7 +73,7 @@ public final class SimKernels {
   }
 
   /** Every kernel of the sim, with its statistics, in log order. */
-  public static List<KernelResult> read(Connection connection, String simId) throws SQLException {
+  public List<KernelResult> read(Connection connection, String simId) throws SQLException {
     List<KernelResult> kernels = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
@@ -88,15 +98,33 @@ public final class SimKernels {
     return kernels;
   }
 
-  /** The headline numbers of every kernel of every sim of the run, by sim id, then in log order. */
-  public static List<Headline> headlines(Connection connection, String runId) throws SQLException {
+  /**
+   * The headline numbers of every kernel of the sims {@code simIds} (a run's sims), by sim id, then
+   * in log order.
+   */
+  public List<Headline> headlines(Collection<String> simIds) {
+    List<String> sorted = simIds.stream().distinct().sorted().toList();
+    List<Headline> kernels = new ArrayList<>();
+    for (int from = 0; from < sorted.size(); from += SIMS_PER_QUERY) {
+      List<String> batch = sorted.subList(from, Math.min(sorted.size(), from + SIMS_PER_QUERY));
+      kernels.addAll(database.read(connection -> headlines(connection, batch)));
+    }
+    return kernels;
+  }
+
+  private static List<Headline> headlines(Connection connection, List<String> simIds)
+      throws SQLException {
+    String placeholders = String.join(", ", Collections.nCopies(simIds.size(), "?"));
     List<Headline> kernels = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT k.sim_id, k.position, k.name, k.instance, k.cycles, k.instructions"
-                + " FROM sim_kernels k JOIN sims s ON s.id = k.sim_id WHERE s.run_id = ?"
-                + " ORDER BY k.sim_id, k.position")) {
-      select.setString(1, runId);
+            "SELECT sim_id, position, name, instance, cycles, instructions FROM sim_kernels"
+                + " WHERE sim_id IN ("
+                + placeholders
+                + ") ORDER BY sim_id, position")) {
+      for (int i = 0; i < simIds.size(); i++) {
+        select.setString(i + 1, simIds.get(i));
+      }
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           kernels.add(

@@ -1,0 +1,63 @@
+package dev.cascade.core.internal.output;
+
+import dev.cascade.core.internal.store.ChunkRepository;
+import dev.cascade.core.internal.store.ChunkRepository.Chunk;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Chunk intake: stores a sim's chunks idempotently by seq (the first copy wins, a re-send changes
+ * nothing), keeps a chunk that arrives after a gap, and finds the chunks that have become
+ * contiguous once the gap fills. Works in the caller's write transaction, so it sees the chunk the
+ * transaction has just stored.
+ */
+final class ChunkIntake {
+
+  /** Chunks read at a time when a filled gap releases held chunks. */
+  private static final int PAGE_CHUNKS = 64;
+
+  private final ChunkRepository chunks;
+
+  ChunkIntake(ChunkRepository chunks) {
+    this.chunks = chunks;
+  }
+
+  /**
+   * Stores chunk {@code seq} unless one with that seq is already held.
+   *
+   * @return true when the chunk was new
+   */
+  boolean store(Connection connection, String simId, long seq, byte[] bytes) throws SQLException {
+    return chunks.insert(connection, new Chunk(simId, seq, bytes));
+  }
+
+  /** How many chunks are held without a gap, knowing that chunks 0 to {@code from - 1} are. */
+  long contiguousFrom(Connection connection, String simId, long from) throws SQLException {
+    return contiguousFrom(connection, simId, from, bytes -> {});
+  }
+
+  /**
+   * Hands each held chunk from seq {@code from} on to {@code each}, in order, up to the first gap.
+   *
+   * @return the seq of the first chunk not held: chunks 0 to that seq - 1 are all held
+   */
+  long contiguousFrom(Connection connection, String simId, long from, Consumer<byte[]> each)
+      throws SQLException {
+    long next = from;
+    while (true) {
+      List<Chunk> held = chunks.read(connection, simId, next, PAGE_CHUNKS);
+      if (held.isEmpty()) {
+        return next;
+      }
+      for (Chunk chunk : held) {
+        if (chunk.seq() != next) {
+          return next;
+        }
+        each.accept(chunk.bytes());
+        next++;
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.cascade.core.internal.store;
+
+import dev.cascade.core.SimEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The {@code events} table: every change of a sim, numbered in order. Events are appended inside
+ * the write transaction of the change they describe and read back by id, so a reader resumes from
+ * any id it saw. Waiting for new events is {@code EventLog}'s business, not this table's.
+ */
+public final class EventRepository {
+
+  private final Database database;
+
+  public EventRepository(Database database) {
+    this.database = Objects.requireNonNull(database, "database");
+  }
+
+  /** Appends an event in the caller's write transaction and returns it with its id. */
+  public SimEvent insert(
+      Connection connection,
+      String runId,
+      String simId,
+      SimEvent.Kind kind,
+      Instant at,
+      String data)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "INSERT INTO events (run_id, sim_id, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
+            Statement.RETURN_GENERATED_KEYS)) {
+      insert.setString(1, runId);
+      insert.setString(2, simId);
+      insert.setString(3, kind.wireName());
+      insert.setString(4, data);
+      insert.setString(5, SqlTimes.text(at));
+      insert.executeUpdate();
+      try (ResultSet keys = insert.getGeneratedKeys()) {
+        keys.next();
+        return new SimEvent(keys.getLong(1), runId, simId, kind, at, data);
+      }
+    }
+  }
+
+  /** The newest event id; 0 when there are none. */
+  public long latestId() {
+    return database.read(
+        connection -> {
+          try (Statement statement = connection.createStatement();
+              ResultSet rows = statement.executeQuery("SELECT coalesce(max(id), 0) FROM events")) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
+  }
+
+  /**
+   * Up to {@code limit} events with ids above {@code afterId}, in id order: those of {@code runId},
+   * or of every run when it is null.
+   */
+  public List<SimEvent> after(String runId, long afterId, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
+    }
+    return database.read(
+        connection -> {
+          String sql =
+              "SELECT id, run_id, sim_id, kind, data, created_at FROM events WHERE id > ?"
+                  + (runId == null ? "" : " AND run_id = ?")
+                  + " ORDER BY id LIMIT "
+                  + limit;
+          List<SimEvent> events = new ArrayList<>();
+          try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setLong(1, afterId);
+            if (runId != null) {
+              select.setString(2, runId);
+            }
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                events.add(
+                    new SimEvent(
+                        rows.getLong(1),
+                        rows.getString(2),
+                        rows.getString(3),
+                        SimEvent.Kind.fromWireName(rows.getString(4)),
+                        SqlTimes.instant(rows.getString(6)),
+                        rows.getString(5)));
+              }
+            }
+          }
+          return events;
+        });
+  }
+}

@@ -1,0 +1,172 @@
+package dev.cascade.core.internal.trace;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Trace;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The traces folder, {@code $CASCADE_DATA_DIR/s3/cascade/accelsim-traces}, and the safety of the
+ * trace folders in it: a trace id must be valid and name a folder directly inside it, and a folder
+ * that is a symbolic link must lead inside it too, so Cascade never reads a trace from elsewhere. A
+ * folder refused while scanning is warned about once.
+ */
+final class TraceFolders {
+
+  /** The S3 bucket uploads arrive in, under {@code $CASCADE_DATA_DIR/s3/}. */
+  static final String BUCKET = "cascade";
+
+  /** The key prefix, and folder in the bucket, that holds one folder per trace. */
+  static final String PREFIX = "accelsim-traces";
+
+  private static final Logger log = LoggerFactory.getLogger(TraceFolders.class);
+
+  private final Path root;
+  private final Path bucketFolder;
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+  TraceFolders(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+    this.bucketFolder = this.root.getParent();
+  }
+
+  /** {@code $dataDir/s3/cascade/accelsim-traces}, absolute. */
+  static Path tracesFolder(Path dataDir) {
+    return dataDir.toAbsolutePath().normalize().resolve("s3").resolve(BUCKET).resolve(PREFIX);
+  }
+
+  Path root() {
+    return root;
+  }
+
+  /**
+   * The folder of trace {@code id}, guaranteed inside the traces folder: the id must be valid, and
+   * when the folder is a symbolic link it must lead inside the traces folder too.
+   *
+   * @throws CascadeException {@code BAD_REQUEST} for an invalid id, {@code FORBIDDEN} for a link
+   *     that leads outside the traces folder or nowhere
+   */
+  Path folderOf(String id) {
+    if (!Trace.isValidId(id)) {
+      String message;
+      try {
+        Trace.requireValidId(id);
+        message = "trace id \"" + id + "\" is not valid";
+      } catch (IllegalArgumentException e) {
+        message = e.getMessage();
+      }
+      throw new CascadeException(ErrorCode.BAD_REQUEST, message, "id");
+    }
+    Path folder = root.resolve(id).normalize();
+    if (!root.equals(folder.getParent())) {
+      throw new CascadeException(
+          ErrorCode.BAD_REQUEST,
+          "trace id \"" + id + "\" does not name a folder directly inside the traces folder",
+          "id");
+    }
+    if (Files.isSymbolicLink(folder)) {
+      requireLinkInside(folder);
+    }
+    return folder;
+  }
+
+  /**
+   * The folder of {@code id} when it is a safe trace folder; null (warned once) otherwise. Hidden
+   * names are upload bookkeeping (s3proxy's {@code .mpus-} trees), never traces: null, silently.
+   */
+  Path safeFolder(String id) {
+    if (id.startsWith(".")) {
+      return null;
+    }
+    try {
+      return folderOf(id);
+    } catch (CascadeException e) {
+      if (warned.add(id)) {
+        log.warn("skipping \"{}\" in the traces folder: {}", id, e.getMessage());
+      }
+      return null;
+    }
+  }
+
+  /**
+   * The ids of the trace folders in the traces folder: plain folders with a safe name. Hidden
+   * entries, plain files and symbolic links are skipped (a link is warned about once).
+   */
+  Set<String> list() throws IOException {
+    Set<String> ids = new LinkedHashSet<>();
+    if (!Files.isDirectory(root)) {
+      return ids;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(".")) {
+          continue; // upload bookkeeping (such as .mpus- trees), never a trace
+        }
+        if (Files.isSymbolicLink(entry)) {
+          // Never followed: one leading outside is refused loudly, any other skipped.
+          if (safeFolder(name) != null && warned.add(name)) {
+            log.warn(
+                "skipping \"{}\" in the traces folder: it is a symbolic link; upload traces as"
+                    + " plain folders",
+                name);
+          }
+          continue;
+        }
+        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || safeFolder(name) == null) {
+          continue; // a plain file beside the trace folders is not a trace
+        }
+        ids.add(name);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The trace's files now, with s3proxy's multipart parts for it counted as upload activity (see
+   * {@link UploadFiles}).
+   */
+  FolderSnapshot snapshot(String id, Path folder) {
+    return FolderSnapshot.take(folder, UploadFiles.multipartTrees(bucketFolder, PREFIX, id));
+  }
+
+  private void requireLinkInside(Path folder) {
+    Path target;
+    Path realRoot;
+    try {
+      target = folder.toRealPath();
+      realRoot = root.toRealPath();
+    } catch (IOException e) {
+      throw new CascadeException(
+          ErrorCode.FORBIDDEN,
+          "trace folder \""
+              + folder
+              + "\" is a symbolic link that leads nowhere ("
+              + e
+              + "); remove it or upload the trace as plain files",
+          "id");
+    }
+    if (!target.startsWith(realRoot) || target.equals(realRoot)) {
+      throw new CascadeException(
+          ErrorCode.FORBIDDEN,
+          "trace folder \""
+              + folder
+              + "\" is a symbolic link to \""
+              + target
+              + "\", outside the traces folder \""
+              + realRoot
+              + "\"; Cascade never reads a trace from outside it: remove the link and upload"
+              + " the trace instead",
+          "id");
+    }
+  }
+}
