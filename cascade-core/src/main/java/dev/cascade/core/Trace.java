@@ -61,13 +61,24 @@ public record Trace(
   /** Returns the id when valid; otherwise an exception that names the value and the rule. */
   public static String requireValidId(String id) {
     if (!isValidId(id)) {
-      throw new IllegalArgumentException(
-          "trace id \""
-              + id
-              + "\" is not valid: use 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-',"
-              + " and not \".\" or \"..\"");
+      throw new IllegalArgumentException(invalidIdMessage(id));
     }
     return id;
+  }
+
+  /**
+   * The one error for a value that is not a trace id, whichever way it came in (API, CLI, Java):
+   * {@code invalid}, field {@code trace_id}, naming the value and the rule.
+   */
+  public static CascadeException invalidId(String id) {
+    return new CascadeException(ErrorCode.INVALID, invalidIdMessage(id), "trace_id");
+  }
+
+  private static String invalidIdMessage(String id) {
+    return "trace id \""
+        + id
+        + "\" is not valid: use 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-',"
+        + " and not \".\" or \"..\"";
   }
 
   /** True when runs can launch on this trace. */

@@ -127,7 +127,7 @@ final class RunServiceTest {
         "nope");
     assertRefused(
         () -> engine.runs().create("../etc", List.of(new RunEntry("SM90_H100", 1))),
-        ErrorCode.NOT_FOUND,
+        ErrorCode.INVALID,
         "trace_id",
         "../etc");
   }

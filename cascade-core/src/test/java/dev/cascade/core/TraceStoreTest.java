@@ -294,7 +294,7 @@ final class TraceStoreTest {
     for (String id : List.of("..", ".", "../secret", "a/b", "bad id", "%2e%2e", "", "x\u0000")) {
       assertThatThrownBy(() -> store.folderOf(id))
           .isInstanceOfSatisfying(
-              CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+              CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID));
       assertThat(store.find(id)).isEmpty();
     }
     assertThatThrownBy(() -> store.folderOf(null)).isInstanceOf(CascadeException.class);
@@ -536,7 +536,12 @@ final class TraceStoreTest {
             });
     assertThatThrownBy(() -> store.get("../etc"))
         .isInstanceOfSatisfying(
-            CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+            CascadeException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
+              assertThat(e.field()).isEqualTo("trace_id");
+              assertThat(e.getMessage()).isEqualTo(Trace.invalidId("../etc").getMessage());
+            });
   }
 
   @Test

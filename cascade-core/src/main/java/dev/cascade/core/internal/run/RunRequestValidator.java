@@ -35,10 +35,7 @@ public final class RunRequestValidator {
       throw new CascadeException(ErrorCode.INVALID, "trace_id is required", "trace_id");
     }
     if (!Trace.isValidId(traceId)) {
-      throw new CascadeException(
-          ErrorCode.NOT_FOUND,
-          "there is no trace \"" + traceId + "\"; trace ids are 1 to 200 of A-Z a-z 0-9 . _ -",
-          "trace_id");
+      throw Trace.invalidId(traceId);
     }
     Trace trace =
         traces

@@ -52,27 +52,14 @@ final class TraceFolders {
    * The folder of trace {@code id}, guaranteed inside the traces folder: the id must be valid, and
    * when the folder is a symbolic link it must lead inside the traces folder too.
    *
-   * @throws CascadeException {@code BAD_REQUEST} for an invalid id, {@code FORBIDDEN} for a link
-   *     that leads outside the traces folder or nowhere
+   * @throws CascadeException {@code INVALID} for an invalid id ({@link Trace#invalidId}), {@code
+   *     FORBIDDEN} for a link that leads outside the traces folder or nowhere
    */
   Path folderOf(String id) {
     if (!Trace.isValidId(id)) {
-      String message;
-      try {
-        Trace.requireValidId(id);
-        message = "trace id \"" + id + "\" is not valid";
-      } catch (IllegalArgumentException e) {
-        message = e.getMessage();
-      }
-      throw new CascadeException(ErrorCode.BAD_REQUEST, message, "id");
+      throw Trace.invalidId(id);
     }
-    Path folder = root.resolve(id).normalize();
-    if (!root.equals(folder.getParent())) {
-      throw new CascadeException(
-          ErrorCode.BAD_REQUEST,
-          "trace id \"" + id + "\" does not name a folder directly inside the traces folder",
-          "id");
-    }
+    Path folder = root.resolve(id).normalize(); // a valid id has no separator, so this is a child
     if (Files.isSymbolicLink(folder)) {
       requireLinkInside(folder);
     }

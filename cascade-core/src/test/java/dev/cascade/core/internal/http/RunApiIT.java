@@ -207,13 +207,23 @@ final class RunApiIT {
     Response unknown = server.get("/api/traces/nope");
     Response invalid = server.get("/api/traces/..");
     Response encoded = server.get("/api/traces/..%2F..%2Fetc");
+    Response badCharacter = server.get("/api/traces/no%20spaces");
+    Response badRunTrace =
+        server.post(
+            "/api/runs",
+            "{\"trace_id\": \"no spaces\", \"entries\": [{\"gpu_config\": \"SM90_H100\", \"count\": 1}]}");
 
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.errorCode()).isEqualTo("not_found");
     assertThat(invalid.status()).isIn(400, 404);
     assertThat(invalid.errorCode()).isIn("bad_request", "not_found");
-    assertThat(encoded.status()).isIn(400, 404);
-    assertThat(encoded.errorCode()).isIn("bad_request", "not_found");
+    // The server's own check: the same error whether the id comes in the path or in a body.
+    assertThat(encoded.status()).isEqualTo(422);
+    assertThat(encoded.errorCode()).isEqualTo("invalid");
+    assertThat(badCharacter.status()).isEqualTo(422);
+    assertThat(badCharacter.errorCode()).isEqualTo("invalid");
+    assertThat(badRunTrace.status()).isEqualTo(422);
+    assertThat(badRunTrace.body()).isEqualTo(badCharacter.body());
   }
 
   @Test
