@@ -1,10 +1,10 @@
 package dev.cascade.cli;
 
-import dev.cascade.core.internal.agent.EmulatorFleet;
-import dev.cascade.core.internal.emulator.Emulation;
-import dev.cascade.core.internal.emulator.Emulator;
-import dev.cascade.core.internal.emulator.EmulatorOptions;
-import dev.cascade.core.internal.emulator.Pacer;
+import dev.cascade.agent.EmulatorFleet;
+import dev.cascade.agent.emulator.Emulation;
+import dev.cascade.agent.emulator.Emulator;
+import dev.cascade.agent.emulator.EmulatorOptions;
+import dev.cascade.agent.emulator.Pacer;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

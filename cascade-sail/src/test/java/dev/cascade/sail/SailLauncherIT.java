@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.agent.ProcessGroups;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.SimLaunch;
 import dev.cascade.sail.FakeSailService.ExecRecord;

@@ -1,0 +1,694 @@
+package dev.cascade.agent;
+
+import dev.cascade.accelsim.stats.KernelStatsParser;
+import dev.cascade.accelsim.stats.LogOutcome;
+import dev.cascade.accelsim.stats.StatsListener;
+import dev.cascade.agent.emulator.EmulatedGpu;
+import dev.cascade.agent.emulator.EmulatedTrace;
+import dev.cascade.agent.emulator.Emulation;
+import dev.cascade.agent.emulator.Emulator;
+import dev.cascade.agent.emulator.EmulatorOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Many emulated sims in one JVM, for load tests of the app ({@code cascade emulate --fleet N}, like
+ * Clockwork's dummy worker, DESIGN.md section 9): each member runs the emulator and the agent's
+ * side of the contract (chunks in order with retries and backoff, heartbeats, the final report with
+ * missing chunks re-sent), and all of them share one event loop: a single scheduler thread, with
+ * {@code java.net.http}'s asynchronous client delivering its answers on that same thread.
+ *
+ * <p>The fleet creates nothing on the app: it is given each member's sim id and token, from a file
+ * ({@link #readMembers}) or by a benchmark that created the sims itself. Unlike the single agent it
+ * keeps no spool: a chunk is held in memory until the app accepts it and then dropped, so a final
+ * heartbeat that asks again for an accepted chunk is counted as a lost chunk (the app lost what it
+ * had acknowledged) rather than re-sent.
+ */
+public final class EmulatorFleet {
+
+  /**
+   * One emulated sim.
+   *
+   * @param simId the sim's id on the app
+   * @param token its token
+   * @param replica its replica number (it picks the emulator's jitter)
+   */
+  public record Member(String simId, String token, int replica) {
+    public Member {
+      Objects.requireNonNull(simId, "simId");
+      Objects.requireNonNull(token, "token");
+      if (replica < 0) {
+        throw new IllegalArgumentException("replica must be 0 or more; got " + replica);
+      }
+    }
+  }
+
+  /**
+   * What a fleet run did.
+   *
+   * @param members sims emulated
+   * @param succeeded sims whose final {@code succeeded} the app accepted
+   * @param failed sims whose final {@code failed} the app accepted (injected failures)
+   * @param cancelled sims the app cancelled
+   * @param unfinished sims that gave up or were refused before their report was accepted
+   * @param chunks chunks the app accepted
+   * @param bytes output bytes in those chunks
+   * @param heartbeats heartbeats answered
+   * @param retries requests that failed and were tried again
+   * @param lostChunks chunks the app accepted and later reported missing
+   * @param wall the fleet's wall time
+   * @param heartbeatP50 median heartbeat round trip
+   * @param heartbeatP99 99th percentile heartbeat round trip
+   * @param heartbeatMax slowest heartbeat round trip
+   */
+  public record Report(
+      int members,
+      int succeeded,
+      int failed,
+      int cancelled,
+      int unfinished,
+      long chunks,
+      long bytes,
+      long heartbeats,
+      long retries,
+      long lostChunks,
+      Duration wall,
+      Duration heartbeatP50,
+      Duration heartbeatP99,
+      Duration heartbeatMax) {
+
+    /** One line for people. */
+    public String summary() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "%d sims: %d succeeded, %d failed, %d cancelled, %d unfinished; %d chunks (%d bytes),"
+              + " %d heartbeats (p50 %.1f ms, p99 %.1f ms, max %.1f ms), %d retries, %d lost"
+              + " chunks, %.1f s",
+          members,
+          succeeded,
+          failed,
+          cancelled,
+          unfinished,
+          chunks,
+          bytes,
+          heartbeats,
+          heartbeatP50.toNanos() / 1e6,
+          heartbeatP99.toNanos() / 1e6,
+          heartbeatMax.toNanos() / 1e6,
+          retries,
+          lostChunks,
+          wall.toNanos() / 1e9);
+    }
+  }
+
+  private final URI mainUrl;
+  private final EmulatorOptions options;
+  private final List<Member> members;
+  private final Duration heartbeatInterval;
+  private final int chunkBytes;
+  private final Duration chunkAge;
+  private final Duration backoffInitial;
+  private final Duration backoffMax;
+  private final Duration giveUpAfter;
+  private final Duration requestTimeout;
+  private final PrintStream log;
+
+  private EmulatorFleet(Builder b) {
+    this.mainUrl = Objects.requireNonNull(b.mainUrl, "mainUrl");
+    this.options = Objects.requireNonNull(b.options, "options");
+    this.members = List.copyOf(b.members);
+    if (members.isEmpty()) {
+      throw new IllegalArgumentException("a fleet needs at least one member (sim id and token)");
+    }
+    this.heartbeatInterval = b.heartbeatInterval;
+    this.chunkBytes = b.chunkBytes;
+    this.chunkAge = b.chunkAge;
+    this.backoffInitial = b.backoffInitial;
+    this.backoffMax = b.backoffMax;
+    this.giveUpAfter = b.giveUpAfter;
+    this.requestTimeout = b.requestTimeout;
+    this.log = b.log;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a fleet; every setting but the URL, options and members has a default. */
+  public static final class Builder {
+    private URI mainUrl;
+    private EmulatorOptions options;
+    private List<Member> members = List.of();
+    private Duration heartbeatInterval = Duration.ofSeconds(2);
+    private int chunkBytes = AgentSettings.DEFAULT_CHUNK_BYTES;
+    private Duration chunkAge = Duration.ofSeconds(1);
+    private Duration backoffInitial = Duration.ofMillis(250);
+    private Duration backoffMax = Duration.ofSeconds(10);
+    private Duration giveUpAfter = Duration.ofMinutes(10);
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private PrintStream log = System.err;
+
+    private Builder() {}
+
+    /** The app, {@code CASCADE_MAIN_URL}. */
+    public Builder mainUrl(URI mainUrl) {
+      this.mainUrl = mainUrl;
+      return this;
+    }
+
+    /** Trace, config, seed, speed and injected failure, shared by all members. */
+    public Builder emulatorOptions(EmulatorOptions options) {
+      this.options = options;
+      return this;
+    }
+
+    public Builder members(List<Member> members) {
+      this.members = members;
+      return this;
+    }
+
+    public Builder heartbeatInterval(Duration heartbeatInterval) {
+      this.heartbeatInterval = positive("heartbeat interval", heartbeatInterval);
+      return this;
+    }
+
+    public Builder chunks(int chunkBytes, Duration chunkAge) {
+      if (chunkBytes < 1 || chunkBytes > 8 << 20) {
+        throw new IllegalArgumentException("chunk size must be 1 byte to 8 MiB; got " + chunkBytes);
+      }
+      this.chunkBytes = chunkBytes;
+      this.chunkAge = positive("chunk age", chunkAge);
+      return this;
+    }
+
+    public Builder backoff(Duration initial, Duration max) {
+      this.backoffInitial = positive("first backoff", initial);
+      this.backoffMax = positive("largest backoff", max);
+      return this;
+    }
+
+    public Builder giveUpAfter(Duration giveUpAfter) {
+      this.giveUpAfter = positive("give-up time", giveUpAfter);
+      return this;
+    }
+
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = positive("request timeout", requestTimeout);
+      return this;
+    }
+
+    /** Where the fleet says what it does (stderr by default). */
+    public Builder log(PrintStream log) {
+      this.log = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    public EmulatorFleet build() {
+      return new EmulatorFleet(this);
+    }
+
+    private static Duration positive(String what, Duration value) {
+      Objects.requireNonNull(value, what);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("the " + what + " must be positive; got " + value);
+      }
+      return value;
+    }
+  }
+
+  /**
+   * Reads members from a file: one {@code <sim id> <token> [replica]} per line, blank lines and
+   * {@code #} comments skipped; a missing replica is the line's position among members (from 0).
+   *
+   * @throws IllegalArgumentException for a malformed line, naming {@code file:line}
+   */
+  public static List<Member> readMembers(Path file) throws IOException {
+    List<Member> members = new ArrayList<>();
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      String[] fields = line.split("\\s+");
+      if (fields.length < 2 || fields.length > 3) {
+        throw new IllegalArgumentException(
+            file + ":" + (i + 1) + ": expected '<sim id> <token> [replica]'; got '" + line + "'");
+      }
+      int replica = members.size();
+      if (fields.length == 3) {
+        try {
+          replica = Integer.parseInt(fields[2]);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              file + ":" + (i + 1) + ": replica '" + fields[2] + "' is not a whole number", e);
+        }
+      }
+      members.add(new Member(fields[0], fields[1], replica));
+    }
+    return members;
+  }
+
+  /**
+   * Runs every member to its end and returns what happened.
+   *
+   * @throws IOException when the trace or config cannot be read
+   */
+  public Report run() throws IOException, InterruptedException {
+    EmulatedGpu gpu = EmulatedGpu.resolve(options.config());
+    EmulatedTrace trace = EmulatedTrace.load(options.trace(), options.countLimitBytes());
+    ScheduledExecutorService loop =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> Thread.ofPlatform().daemon().name("fleet-loop").unstarted(runnable));
+    HttpClient http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(loop)
+            .build();
+    Loop state = new Loop(loop, http, members.size());
+    long start = System.nanoTime();
+    log.println(
+        "cascade emulate: fleet of "
+            + members.size()
+            + " sims on "
+            + gpu.name()
+            + ", trace "
+            + trace.kernelsList()
+            + ", reporting to "
+            + mainUrl);
+    try {
+      loop.execute(
+          () -> {
+            for (int i = 0; i < members.size(); i++) {
+              Member member = members.get(i);
+              Sim sim =
+                  new Sim(
+                      state,
+                      member,
+                      new Emulation(trace, gpu, options.withReplica(member.replica())));
+              state.sims.add(sim);
+              long stagger = heartbeatInterval.toNanos() * i / members.size();
+              sim.start(stagger);
+            }
+            long tick = Math.max(10, chunkAge.toMillis() / 4);
+            loop.scheduleWithFixedDelay(state::tick, tick, tick, TimeUnit.MILLISECONDS);
+          });
+      state.done.await();
+    } finally {
+      loop.shutdownNow();
+      http.shutdownNow();
+    }
+    Report report = state.report(Duration.ofNanos(System.nanoTime() - start));
+    log.println("cascade emulate: " + report.summary());
+    return report;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+
+  /** Shared by all members; touched on the loop thread only. */
+  private final class Loop {
+    final ScheduledExecutorService executor;
+    final HttpClient http;
+    final CountDownLatch done;
+    final List<Sim> sims = new ArrayList<>();
+    long[] latencies = new long[1024];
+    int latencyCount;
+    long chunks;
+    long bytes;
+    long heartbeats;
+    long retries;
+    long lostChunks;
+    int succeeded;
+    int failed;
+    int cancelled;
+    int unfinished;
+
+    Loop(ScheduledExecutorService executor, HttpClient http, int members) {
+      this.executor = executor;
+      this.http = http;
+      this.done = new CountDownLatch(members);
+    }
+
+    void tick() {
+      long now = System.nanoTime();
+      for (Sim sim : sims) {
+        sim.tick(now);
+      }
+    }
+
+    void latency(long nanos) {
+      if (latencyCount == latencies.length) {
+        latencies = Arrays.copyOf(latencies, latencies.length * 2);
+      }
+      latencies[latencyCount++] = nanos;
+      heartbeats++;
+    }
+
+    void schedule(Runnable task, long delayNanos) {
+      executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /** Read after {@code done.await()}, which makes the loop thread's counters visible. */
+    Report report(Duration wall) {
+      long[] sorted = Arrays.copyOf(latencies, latencyCount);
+      Arrays.sort(sorted);
+      return new Report(
+          members.size(),
+          succeeded,
+          failed,
+          cancelled,
+          unfinished,
+          chunks,
+          bytes,
+          heartbeats,
+          retries,
+          lostChunks,
+          wall,
+          Duration.ofNanos(percentile(sorted, 0.50)),
+          Duration.ofNanos(percentile(sorted, 0.99)),
+          Duration.ofNanos(sorted.length == 0 ? 0 : sorted[sorted.length - 1]));
+    }
+  }
+
+  private static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int index = (int) Math.ceil(p * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
+  /** One emulated sim: emulator, chunks and reports, driven by the loop. */
+  private final class Sim {
+    private final Loop loop;
+    private final Member member;
+    private final Emulation emulation;
+    private final String base;
+    private final String authorization;
+    private final ChunkCutter cutter;
+    private final KernelStatsParser parser = new KernelStatsParser(new StatsListener() {});
+    private final Deque<Long> unsent = new ArrayDeque<>();
+    private final Map<Long, byte[]> held = new HashMap<>();
+    private final Backoff chunkBackoff = new Backoff(backoffInitial, backoffMax, true);
+    private final Backoff finalBackoff = new Backoff(backoffInitial, backoffMax, true);
+    private long produced;
+    private long started;
+    private long lastContact;
+    private Emulation.Piece waiting;
+    private boolean emulating = true;
+    private boolean sending;
+    private boolean reporting;
+    private boolean finished;
+    private boolean cancelled;
+    private int exitCode;
+
+    Sim(Loop loop, Member member, Emulation emulation) {
+      this.loop = loop;
+      this.member = member;
+      this.emulation = emulation;
+      this.base = AppClient.simBase(mainUrl, member.simId());
+      this.authorization = "Bearer " + member.token();
+      this.cutter = new ChunkCutter(chunkBytes, chunkAge.toNanos());
+    }
+
+    void start(long heartbeatDelayNanos) {
+      started = System.nanoTime();
+      lastContact = started;
+      step();
+      loop.schedule(this::heartbeat, heartbeatDelayNanos);
+    }
+
+    /** Writes every piece that is due, then waits for the next one. */
+    void step() {
+      if (!emulating) {
+        return;
+      }
+      long now = System.nanoTime();
+      while (true) {
+        Emulation.Piece piece = waiting != null ? waiting : emulation.next();
+        waiting = null;
+        if (piece == null) {
+          exitCode = emulation.exitCode();
+          endEmulation();
+          return;
+        }
+        long due = started + Emulator.dueNanos(piece.cycle(), options.speed());
+        if (due > now) {
+          waiting = piece;
+          loop.schedule(this::step, due - now);
+          return;
+        }
+        cutter.write(piece.bytes(), 0, piece.bytes().length, now, this::emit);
+      }
+    }
+
+    void tick(long now) {
+      if (emulating) {
+        cutter.tick(now, this::emit);
+      }
+      if (!finished && now - lastContact > giveUpAfter.toNanos()) {
+        finish("gave up: no answer from the app for " + giveUpAfter.toSeconds() + " s", false);
+      }
+    }
+
+    private void emit(byte[] chunk) {
+      long seq = produced++;
+      held.put(seq, chunk);
+      unsent.add(seq);
+      parser.feed(chunk);
+      pump();
+    }
+
+    private void endEmulation() {
+      emulating = false;
+      cutter.flush(this::emit);
+      parser.finish();
+      pump();
+      maybeReport();
+    }
+
+    /** Sends the lowest unsent chunk, one at a time. */
+    private void pump() {
+      if (sending || unsent.isEmpty() || finished) {
+        return;
+      }
+      long seq = unsent.peekFirst();
+      byte[] bytes = held.get(seq);
+      sending = true;
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(base + "/chunks/" + seq))
+              .timeout(requestTimeout)
+              .header("Authorization", authorization)
+              .header("Content-Type", "application/octet-stream")
+              .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes))
+              .build();
+      loop.http
+          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+          .whenCompleteAsync(
+              (response, error) -> chunkAnswered(seq, bytes, response, error), loop.executor);
+    }
+
+    private void chunkAnswered(
+        long seq, byte[] bytes, HttpResponse<String> response, Throwable error) {
+      sending = false;
+      if (finished) {
+        return;
+      }
+      try {
+        if (error != null) {
+          throw AppClient.unreachable("chunk " + seq, error);
+        }
+        AppClient.classify(response.statusCode(), response.body(), "chunk " + seq);
+      } catch (AppClient.AppException e) {
+        if (!e.retryable()) {
+          finish("refused: " + e.getMessage(), false);
+          return;
+        }
+        loop.retries++;
+        sending = true;
+        loop.schedule(
+            () -> {
+              sending = false;
+              pump();
+            },
+            chunkBackoff.next().toNanos());
+        return;
+      }
+      lastContact = System.nanoTime();
+      chunkBackoff.reset();
+      unsent.pollFirst();
+      held.remove(seq);
+      loop.chunks++;
+      loop.bytes += bytes.length;
+      pump();
+      maybeReport();
+    }
+
+    private void heartbeat() {
+      if (finished || reporting) {
+        return;
+      }
+      send(AgentJson.heartbeat("running", null, null, produced), false);
+      loop.schedule(this::heartbeat, heartbeatInterval.toNanos());
+    }
+
+    private void maybeReport() {
+      if (finished || reporting || emulating || sending || !unsent.isEmpty()) {
+        return;
+      }
+      reporting = true;
+      sendFinal();
+    }
+
+    private void sendFinal() {
+      if (finished) {
+        return;
+      }
+      String json;
+      if (cancelled) {
+        json = AgentJson.heartbeat("failed", "cancelled", null, produced);
+      } else {
+        LogOutcome outcome = parser.outcome();
+        if (outcome.failed()) {
+          json = AgentJson.heartbeat("failed", outcome.reason(), exitCode, produced);
+        } else if (exitCode != 0) {
+          json =
+              AgentJson.heartbeat(
+                  "failed", "the simulator exited with code " + exitCode, exitCode, produced);
+        } else {
+          json = AgentJson.heartbeat("succeeded", null, exitCode, produced);
+        }
+      }
+      send(json, true);
+    }
+
+    private void send(String json, boolean last) {
+      long sent = System.nanoTime();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(base + "/heartbeat"))
+              .timeout(requestTimeout)
+              .header("Authorization", authorization)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
+              .build();
+      loop.http
+          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+          .whenCompleteAsync(
+              (response, error) -> heartbeatAnswered(last, sent, response, error), loop.executor);
+    }
+
+    private void heartbeatAnswered(
+        boolean last, long sent, HttpResponse<String> response, Throwable error) {
+      if (finished) {
+        return;
+      }
+      AgentJson.Reply reply;
+      try {
+        if (error != null) {
+          throw AppClient.unreachable("heartbeat", error);
+        }
+        AppClient.classify(response.statusCode(), response.body(), "heartbeat");
+        reply = AgentJson.reply(response.body());
+      } catch (AppClient.AppException | IllegalArgumentException e) {
+        if (e instanceof AppClient.AppException app && !app.retryable()) {
+          finish("refused: " + e.getMessage(), false);
+          return;
+        }
+        if (last) {
+          loop.retries++;
+          loop.schedule(this::sendFinal, finalBackoff.next().toNanos());
+        }
+        return;
+      }
+      long now = System.nanoTime();
+      loop.latency(now - sent);
+      lastContact = now;
+      if (reply.cancel()) {
+        if (last) {
+          loop.cancelled++;
+          finish(null, true);
+        } else if (!cancelled) {
+          cancelled = true;
+          emulating = false;
+          waiting = null;
+          cutter.flush(this::emit);
+          maybeReport();
+        }
+        return;
+      }
+      if (!last) {
+        return;
+      }
+      if (reply.missing().isEmpty()) {
+        finalAccepted();
+        return;
+      }
+      boolean resent = false;
+      for (long seq : reply.missing()) {
+        if (held.containsKey(seq)) {
+          if (!unsent.contains(seq)) {
+            unsent.add(seq);
+          }
+          resent = true;
+        } else if (seq < produced) {
+          loop.lostChunks++;
+        }
+      }
+      if (!resent) {
+        finish("the app lost chunks it had accepted: " + reply.missing(), false);
+        return;
+      }
+      reporting = false;
+      pump();
+    }
+
+    private void finalAccepted() {
+      if (cancelled) {
+        loop.cancelled++;
+      } else if (parser.outcome().failed() || exitCode != 0) {
+        loop.failed++;
+      } else {
+        loop.succeeded++;
+      }
+      finish(null, true);
+    }
+
+    private void finish(String problem, boolean counted) {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      emulating = false;
+      held.clear();
+      unsent.clear();
+      if (!counted) {
+        loop.unfinished++;
+      }
+      if (problem != null) {
+        log.println("cascade emulate: sim " + member.simId() + ": " + problem);
+      }
+      loop.done.countDown();
+    }
+  }
+}
