@@ -4,14 +4,15 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How the sim agent reports. Immutable; start from {@link #of} and change what you need with the
  * {@code withX} methods.
  *
- * @param mainUrl the app ({@code CASCADE_MAIN_URL})
- * @param simId the sim ({@code CASCADE_SIM_ID})
- * @param token the sim's bearer token ({@code CASCADE_SIM_TOKEN})
+ * @param mainUrl the app ({@link SimContract#MAIN_URL})
+ * @param simId the sim ({@link SimContract#SIM_ID})
+ * @param token the sim's bearer token ({@link SimContract#SIM_TOKEN})
  * @param spool where chunks are kept until the app has them all
  * @param keepSpool keep the spool folder after a complete report (it is always kept otherwise)
  * @param chunkBytes the largest chunk (256 KiB)
@@ -54,17 +55,18 @@ public record AgentSettings(
         || !(scheme.equals("http") || scheme.equals("https"))
         || mainUrl.getHost() == null) {
       throw new IllegalArgumentException(
-          "CASCADE_MAIN_URL must be an http(s) URL such as http://127.0.0.1:8080; got '"
+          SimContract.MAIN_URL
+              + " must be an http(s) URL such as http://127.0.0.1:8080; got '"
               + mainUrl
               + "'");
     }
     if (!isSimId(simId)) {
       throw new IllegalArgumentException(
-          "CASCADE_SIM_ID must be a sim id such as s_01J...; got '" + simId + "'");
+          SimContract.SIM_ID + " must be a sim id such as s_01J...; got '" + simId + "'");
     }
     if (token.isBlank() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new IllegalArgumentException(
-          "CASCADE_SIM_TOKEN must be set to the sim's token (printable ASCII, no spaces)");
+          SimContract.SIM_TOKEN + " must be set to the sim's token (printable ASCII, no spaces)");
     }
     if (chunkBytes < 1 || chunkBytes > 8 * 1024 * 1024) {
       throw new IllegalArgumentException(
@@ -89,147 +91,118 @@ public record AgentSettings(
 
   /** Settings with the defaults above. */
   public static AgentSettings of(URI mainUrl, String simId, String token, Path spool) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        false,
-        DEFAULT_CHUNK_BYTES,
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(2),
-        Duration.ofMillis(250),
-        Duration.ofSeconds(10),
-        Duration.ofMinutes(10),
-        Duration.ofSeconds(3),
-        Duration.ofMillis(1500),
-        Duration.ofSeconds(30));
+    Change defaults = new Change();
+    defaults.mainUrl = mainUrl;
+    defaults.simId = simId;
+    defaults.token = token;
+    defaults.spool = spool;
+    return defaults.settings();
   }
 
   public AgentSettings withSpool(Path spool, boolean keepSpool) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(
+        c -> {
+          c.spool = spool;
+          c.keepSpool = keepSpool;
+        });
   }
 
   public AgentSettings withChunks(int chunkBytes, Duration chunkAge) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(
+        c -> {
+          c.chunkBytes = chunkBytes;
+          c.chunkAge = chunkAge;
+        });
   }
 
   public AgentSettings withHeartbeatInterval(Duration heartbeatInterval) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(c -> c.heartbeatInterval = heartbeatInterval);
   }
 
   public AgentSettings withBackoff(Duration backoffInitial, Duration backoffMax) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(
+        c -> {
+          c.backoffInitial = backoffInitial;
+          c.backoffMax = backoffMax;
+        });
   }
 
   public AgentSettings withGiveUpAfter(Duration giveUpAfter) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(c -> c.giveUpAfter = giveUpAfter);
   }
 
   public AgentSettings withStopping(Duration killGrace, Duration finalReportTimeout) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(
+        c -> {
+          c.killGrace = killGrace;
+          c.finalReportTimeout = finalReportTimeout;
+        });
   }
 
   public AgentSettings withRequestTimeout(Duration requestTimeout) {
-    return new AgentSettings(
-        mainUrl,
-        simId,
-        token,
-        spool,
-        keepSpool,
-        chunkBytes,
-        chunkAge,
-        heartbeatInterval,
-        backoffInitial,
-        backoffMax,
-        giveUpAfter,
-        killGrace,
-        finalReportTimeout,
-        requestTimeout);
+    return with(c -> c.requestTimeout = requestTimeout);
+  }
+
+  /** A copy of these settings with {@code change} applied, checked like any settings. */
+  private AgentSettings with(Consumer<Change> change) {
+    Change copy = new Change(this);
+    change.accept(copy);
+    return copy.settings();
+  }
+
+  /** The fields while a copy is made: the one place that lists them all, with the defaults. */
+  private static final class Change {
+    URI mainUrl;
+    String simId;
+    String token;
+    Path spool;
+    boolean keepSpool = false;
+    int chunkBytes = DEFAULT_CHUNK_BYTES;
+    Duration chunkAge = Duration.ofSeconds(1);
+    Duration heartbeatInterval = Duration.ofSeconds(2);
+    Duration backoffInitial = Duration.ofMillis(250);
+    Duration backoffMax = Duration.ofSeconds(10);
+    Duration giveUpAfter = Duration.ofMinutes(10);
+    Duration killGrace = Duration.ofSeconds(3);
+    Duration finalReportTimeout = Duration.ofMillis(1500);
+    Duration requestTimeout = Duration.ofSeconds(30);
+
+    Change() {}
+
+    Change(AgentSettings s) {
+      mainUrl = s.mainUrl;
+      simId = s.simId;
+      token = s.token;
+      spool = s.spool;
+      keepSpool = s.keepSpool;
+      chunkBytes = s.chunkBytes;
+      chunkAge = s.chunkAge;
+      heartbeatInterval = s.heartbeatInterval;
+      backoffInitial = s.backoffInitial;
+      backoffMax = s.backoffMax;
+      giveUpAfter = s.giveUpAfter;
+      killGrace = s.killGrace;
+      finalReportTimeout = s.finalReportTimeout;
+      requestTimeout = s.requestTimeout;
+    }
+
+    AgentSettings settings() {
+      return new AgentSettings(
+          mainUrl,
+          simId,
+          token,
+          spool,
+          keepSpool,
+          chunkBytes,
+          chunkAge,
+          heartbeatInterval,
+          backoffInitial,
+          backoffMax,
+          giveUpAfter,
+          killGrace,
+          finalReportTimeout,
+          requestTimeout);
+    }
   }
 
   /** 1 to 200 of {@code A-Z a-z 0-9 . _ ~ -}, checked without a regex (start-up time). */

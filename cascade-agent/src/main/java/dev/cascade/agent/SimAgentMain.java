@@ -5,7 +5,6 @@ import dev.cascade.agent.emulator.EmulatorOptions;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.CodeSource;
@@ -220,25 +219,17 @@ public final class SimAgentMain {
       emulatorArgs = command.subList(2, command.size());
     }
 
-    String url = required(env, "CASCADE_MAIN_URL");
-    String simId = required(env, "CASCADE_SIM_ID");
-    String token = required(env, "CASCADE_SIM_TOKEN");
-    URI mainUrl;
-    try {
-      mainUrl = URI.create(url.strip());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "CASCADE_MAIN_URL is not a URL: '" + url + "' (" + e.getMessage() + ")", e);
-    }
+    SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env);
+    String simId = contract.simId();
     if (spool == null) {
-      String dataDir = env.get("CASCADE_DATA_DIR");
       spool =
-          dataDir == null || dataDir.isBlank()
+          contract.dataDir() == null
               ? Path.of(System.getProperty("java.io.tmpdir"), "cascade-agent-" + simId + ".spool")
-              : Path.of(dataDir, "work", "sims", simId + ".spool");
+              : contract.dataDir().resolve("work").resolve("sims").resolve(simId + ".spool");
     }
     AgentSettings settings =
-        AgentSettings.of(mainUrl, simId.strip(), token.strip(), spool).withSpool(spool, keepSpool);
+        AgentSettings.of(contract.mainUrl(), simId, contract.simToken(), spool)
+            .withSpool(spool, keepSpool);
     if (chunkBytes != null || chunkMillis != null) {
       settings =
           settings.withChunks(
@@ -322,15 +313,6 @@ public final class SimAgentMain {
     }
     String program = command.getFirst();
     return program.equals("cascade") || program.endsWith("/cascade");
-  }
-
-  private static String required(Map<String, String> env, String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(
-          name + " is not set; the app sets it for every sim it launches (DESIGN.md section 7)");
-    }
-    return value;
   }
 
   private static String value(List<String> args, int i, String option) {

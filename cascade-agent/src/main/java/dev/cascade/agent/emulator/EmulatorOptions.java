@@ -1,5 +1,6 @@
 package dev.cascade.agent.emulator;
 
+import dev.cascade.agent.SimContract;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,12 +118,12 @@ public record EmulatorOptions(
    *     trace or config anywhere; the message says which and how to fix it
    */
   public static EmulatorOptions parse(List<String> args, Map<String, String> env) {
-    String trace = blankToNull(env.get("CASCADE_TRACE_DIR"));
-    String config = blankToNull(env.get("CASCADE_GPU_CONFIG_DIR"));
+    String trace = blankToNull(env.get(SimContract.TRACE_DIR));
+    String config = blankToNull(env.get(SimContract.GPU_CONFIG_DIR));
     if (config == null) {
-      config = blankToNull(env.get("CASCADE_GPU_CONFIG"));
+      config = blankToNull(env.get(SimContract.GPU_CONFIG));
     }
-    String replica = blankToNull(env.get("CASCADE_REPLICA"));
+    String replica = blankToNull(env.get(SimContract.REPLICA));
     String seed = blankToNull(env.get(SEED_ENV));
     String speed = blankToNull(env.get(SPEED_ENV));
     String failAt = null;
