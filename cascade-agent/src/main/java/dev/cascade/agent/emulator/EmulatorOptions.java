@@ -2,11 +2,11 @@ package dev.cascade.agent.emulator;
 
 import dev.cascade.agent.SimContract;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * What {@code cascade emulate} is asked to do. Every option has an environment fallback, so {@code
@@ -98,17 +98,26 @@ public record EmulatorOptions(
 
   /** Options for {@code trace} on {@code config} with every other option at its default. */
   public static EmulatorOptions of(Path trace, String config) {
-    return new EmulatorOptions(
-        trace,
-        config,
-        0,
-        DEFAULT_SEED,
-        DEFAULT_SPEED,
-        0,
-        Failure.DEADLOCK,
-        DEFAULT_BLOCK_LINES,
-        EmulatedTrace.DEFAULT_COUNT_LIMIT_BYTES);
+    return builder().trace(trace).config(config).build();
   }
+
+  /** Options to fill in one by one; those left unset take their defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The options given as text, by name, each read by the builder's setter of that option. */
+  private static final Map<String, BiConsumer<Builder, String>> OPTIONS =
+      Map.of(
+          "--trace", Builder::trace,
+          "--config", Builder::config,
+          "--replica", Builder::replica,
+          "--seed", Builder::seed,
+          "--speed", Builder::speed,
+          "--fail-at-kernel", Builder::failAtKernel,
+          "--failure", Builder::failure,
+          "--block-lines", Builder::blockLines,
+          "--count-limit", Builder::countLimit);
 
   /**
    * Parses {@code --name value} and {@code --name=value} arguments, with the environment's
@@ -118,21 +127,9 @@ public record EmulatorOptions(
    *     trace or config anywhere; the message says which and how to fix it
    */
   public static EmulatorOptions parse(List<String> args, Map<String, String> env) {
-    String trace = blankToNull(env.get(SimContract.TRACE_DIR));
-    String config = blankToNull(env.get(SimContract.GPU_CONFIG_DIR));
-    if (config == null) {
-      config = blankToNull(env.get(SimContract.GPU_CONFIG));
-    }
-    String replica = blankToNull(env.get(SimContract.REPLICA));
-    String seed = blankToNull(env.get(SEED_ENV));
-    String speed = blankToNull(env.get(SPEED_ENV));
-    String failAt = null;
-    String failure = null;
-    String blockLines = null;
-    String countLimit = null;
-    List<String> rest = new ArrayList<>(args);
-    for (int i = 0; i < rest.size(); i++) {
-      String arg = rest.get(i);
+    Builder builder = builder();
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
       String name = arg;
       String value = null;
       int equals = arg.indexOf('=');
@@ -140,93 +137,213 @@ public record EmulatorOptions(
         name = arg.substring(0, equals);
         value = arg.substring(equals + 1);
       }
-      if (!List.of(
-              "--trace",
-              "--config",
-              "--replica",
-              "--seed",
-              "--speed",
-              "--fail-at-kernel",
-              "--failure",
-              "--block-lines",
-              "--count-limit")
-          .contains(name)) {
+      BiConsumer<Builder, String> option = OPTIONS.get(name);
+      if (option == null) {
         throw new IllegalArgumentException(
             "unknown emulator option '" + arg + "'\n" + USAGE.stripTrailing());
       }
       if (value == null) {
-        if (i + 1 >= rest.size()) {
+        if (i + 1 >= args.size()) {
           throw new IllegalArgumentException("option " + name + " needs a value");
         }
-        value = rest.get(++i);
+        value = args.get(++i);
       }
-      switch (name) {
-        case "--trace" -> trace = value;
-        case "--config" -> config = value;
-        case "--replica" -> replica = value;
-        case "--seed" -> seed = value;
-        case "--speed" -> speed = value;
-        case "--fail-at-kernel" -> failAt = value;
-        case "--failure" -> failure = value;
-        case "--block-lines" -> blockLines = value;
-        default -> countLimit = value;
-      }
+      option.accept(builder, value);
     }
-    if (trace == null) {
-      throw new IllegalArgumentException(
-          "no trace: give --trace DIR (or set CASCADE_TRACE_DIR, as a sim's environment does)");
-    }
-    if (config == null) {
-      throw new IllegalArgumentException(
-          "no GPU config: give --config NAME|DIR (or set CASCADE_GPU_CONFIG_DIR or"
-              + " CASCADE_GPU_CONFIG, as a sim's environment does)");
-    }
-    return new EmulatorOptions(
-        Path.of(trace),
-        config,
-        (int) number("--replica", replica, 0),
-        number("--seed", seed, DEFAULT_SEED),
-        decimal("--speed", speed, DEFAULT_SPEED),
-        (int) number("--fail-at-kernel", failAt, 0),
-        failure == null ? Failure.DEADLOCK : Failure.fromLabel(failure),
-        (int) number("--block-lines", blockLines, DEFAULT_BLOCK_LINES),
-        number("--count-limit", countLimit, EmulatedTrace.DEFAULT_COUNT_LIMIT_BYTES));
+    return builder.orEnvironment(env).build();
   }
 
   public EmulatorOptions withReplica(int replica) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().replica(replica).build();
   }
 
   public EmulatorOptions withSeed(long seed) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().seed(seed).build();
   }
 
   public EmulatorOptions withSpeed(double speed) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().speed(speed).build();
   }
 
   public EmulatorOptions withFailure(int failAtKernel, Failure failure) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().failure(failAtKernel, failure).build();
   }
 
   public EmulatorOptions withBlockLines(int blockLines) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().blockLines(blockLines).build();
   }
 
   public EmulatorOptions withCountLimitBytes(long countLimitBytes) {
-    return new EmulatorOptions(
-        trace, config, replica, seed, speed, failAtKernel, failure, blockLines, countLimitBytes);
+    return toBuilder().countLimitBytes(countLimitBytes).build();
   }
 
-  private static long number(String option, String value, long fallback) {
-    if (value == null) {
-      return fallback;
+  /** A builder holding these options, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Options set one by one, typed or as the text a command line or the environment gives (read
+   * once, here, with messages that name the option); a null text leaves the option unset. Unset
+   * options take their defaults, or with {@link #orEnvironment} the sim's environment first.
+   */
+  public static final class Builder {
+    private Path trace;
+    private String config;
+    private Integer replica;
+    private Long seed;
+    private Double speed;
+    private Integer failAtKernel;
+    private Failure failure;
+    private Integer blockLines;
+    private Long countLimitBytes;
+
+    private Builder() {}
+
+    private Builder(EmulatorOptions options) {
+      trace = options.trace;
+      config = options.config;
+      replica = options.replica;
+      seed = options.seed;
+      speed = options.speed;
+      failAtKernel = options.failAtKernel;
+      failure = options.failure;
+      blockLines = options.blockLines;
+      countLimitBytes = options.countLimitBytes;
     }
+
+    public Builder trace(Path trace) {
+      this.trace = trace;
+      return this;
+    }
+
+    public Builder trace(String text) {
+      return text == null ? this : trace(Path.of(text));
+    }
+
+    public Builder config(String config) {
+      this.config = config;
+      return this;
+    }
+
+    public Builder replica(int replica) {
+      this.replica = replica;
+      return this;
+    }
+
+    public Builder replica(String text) {
+      return text == null ? this : replica((int) number("--replica", text));
+    }
+
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    public Builder seed(String text) {
+      return text == null ? this : seed(number("--seed", text));
+    }
+
+    public Builder speed(double speed) {
+      this.speed = speed;
+      return this;
+    }
+
+    public Builder speed(String text) {
+      return text == null ? this : speed(decimal("--speed", text));
+    }
+
+    public Builder failure(int atKernel, Failure failure) {
+      this.failAtKernel = atKernel;
+      this.failure = failure;
+      return this;
+    }
+
+    public Builder failAtKernel(String text) {
+      if (text != null) {
+        failAtKernel = (int) number("--fail-at-kernel", text);
+      }
+      return this;
+    }
+
+    public Builder failure(String text) {
+      if (text != null) {
+        failure = Failure.fromLabel(text);
+      }
+      return this;
+    }
+
+    public Builder blockLines(int blockLines) {
+      this.blockLines = blockLines;
+      return this;
+    }
+
+    public Builder blockLines(String text) {
+      return text == null ? this : blockLines((int) number("--block-lines", text));
+    }
+
+    public Builder countLimitBytes(long countLimitBytes) {
+      this.countLimitBytes = countLimitBytes;
+      return this;
+    }
+
+    public Builder countLimit(String text) {
+      return text == null ? this : countLimitBytes(number("--count-limit", text));
+    }
+
+    /**
+     * Takes what is still unset from the sim's environment (DESIGN.md section 7's variables, and
+     * {@value #SPEED_ENV} and {@value #SEED_ENV}); blank variables count as unset.
+     */
+    public Builder orEnvironment(Map<String, String> env) {
+      if (trace == null) {
+        trace(blankToNull(env.get(SimContract.TRACE_DIR)));
+      }
+      if (config == null) {
+        String dir = blankToNull(env.get(SimContract.GPU_CONFIG_DIR));
+        config(dir != null ? dir : blankToNull(env.get(SimContract.GPU_CONFIG)));
+      }
+      if (replica == null) {
+        replica(blankToNull(env.get(SimContract.REPLICA)));
+      }
+      if (seed == null) {
+        seed(blankToNull(env.get(SEED_ENV)));
+      }
+      if (speed == null) {
+        speed(blankToNull(env.get(SPEED_ENV)));
+      }
+      return this;
+    }
+
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException when there is no trace or config, or a value is out of range
+     */
+    public EmulatorOptions build() {
+      if (trace == null) {
+        throw new IllegalArgumentException(
+            "no trace: give --trace DIR (or set CASCADE_TRACE_DIR, as a sim's environment does)");
+      }
+      if (config == null) {
+        throw new IllegalArgumentException(
+            "no GPU config: give --config NAME|DIR (or set CASCADE_GPU_CONFIG_DIR or"
+                + " CASCADE_GPU_CONFIG, as a sim's environment does)");
+      }
+      return new EmulatorOptions(
+          trace,
+          config,
+          replica == null ? 0 : replica,
+          seed == null ? DEFAULT_SEED : seed,
+          speed == null ? DEFAULT_SPEED : speed,
+          failAtKernel == null ? 0 : failAtKernel,
+          failure == null ? Failure.DEADLOCK : failure,
+          blockLines == null ? DEFAULT_BLOCK_LINES : blockLines,
+          countLimitBytes == null ? EmulatedTrace.DEFAULT_COUNT_LIMIT_BYTES : countLimitBytes);
+    }
+  }
+
+  private static long number(String option, String value) {
     try {
       long parsed = Long.parseLong(value.strip());
       if (parsed > Integer.MAX_VALUE
@@ -241,10 +358,7 @@ public record EmulatorOptions(
     }
   }
 
-  private static double decimal(String option, String value, double fallback) {
-    if (value == null) {
-      return fallback;
-    }
+  private static double decimal(String option, String value) {
     try {
       return Double.parseDouble(value.strip().toLowerCase(Locale.ROOT));
     } catch (NumberFormatException e) {

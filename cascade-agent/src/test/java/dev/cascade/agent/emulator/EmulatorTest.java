@@ -370,6 +370,28 @@ final class EmulatorTest {
   }
 
   @Test
+  void builder_takesWhatIsGivenAndTheEnvironmentForTheRest() {
+    EmulatorOptions options =
+        EmulatorOptions.builder()
+            .trace("/traces/t1")
+            .speed("0")
+            .replica((String) null)
+            .failAtKernel("2")
+            .failure("crash")
+            .orEnvironment(Map.of("CASCADE_GPU_CONFIG", "SM90_H200", "CASCADE_REPLICA", "3"))
+            .build();
+
+    assertThat(options)
+        .isEqualTo(
+            EmulatorOptions.of(Path.of("/traces/t1"), "SM90_H200")
+                .withReplica(3)
+                .withSpeed(0)
+                .withFailure(2, Failure.CRASH));
+    assertThatThrownBy(() -> EmulatorOptions.builder().replica("two"))
+        .hasMessage("--replica must be a whole number; got 'two'");
+  }
+
+  @Test
   void options_rejectWhatTheyCannotUse() {
     assertThatThrownBy(() -> EmulatorOptions.parse(List.of("--config", "SM90_H100"), Map.of()))
         .hasMessageContaining("no trace");
