@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * How the sim agent reports. Immutable; start from {@link #of} and change what you need with the
- * {@code withX} methods.
+ * How the sim agent reports. Immutable; start from {@link #of} or {@link #builder}, and change what
+ * you need with {@link #with}.
  *
  * @param mainUrl the app ({@link SimContract#MAIN_URL})
  * @param simId the sim ({@link SimContract#SIM_ID})
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  *     take (1.5 s; with the kill grace it fits in the 5 s the local launcher allows)
  * @param requestTimeout one HTTP request's limit (30 s)
  */
-public record AgentSettings(
+record AgentSettings(
     URI mainUrl,
     String simId,
     String token,
@@ -43,7 +43,7 @@ public record AgentSettings(
     Duration finalReportTimeout,
     Duration requestTimeout) {
 
-  public static final int DEFAULT_CHUNK_BYTES = 256 * 1024;
+  static final int DEFAULT_CHUNK_BYTES = 256 * 1024;
 
   public AgentSettings {
     Objects.requireNonNull(mainUrl, "mainUrl");
@@ -90,68 +90,32 @@ public record AgentSettings(
   }
 
   /** Settings with the defaults above. */
-  public static AgentSettings of(URI mainUrl, String simId, String token, Path spool) {
-    Change defaults = new Change();
-    defaults.mainUrl = mainUrl;
-    defaults.simId = simId;
-    defaults.token = token;
-    defaults.spool = spool;
-    return defaults.settings();
+  static AgentSettings of(URI mainUrl, String simId, String token, Path spool) {
+    return builder(mainUrl, simId, token, spool).build();
   }
 
-  public AgentSettings withSpool(Path spool, boolean keepSpool) {
-    return with(
-        c -> {
-          c.spool = spool;
-          c.keepSpool = keepSpool;
-        });
-  }
-
-  public AgentSettings withChunks(int chunkBytes, Duration chunkAge) {
-    return with(
-        c -> {
-          c.chunkBytes = chunkBytes;
-          c.chunkAge = chunkAge;
-        });
-  }
-
-  public AgentSettings withHeartbeatInterval(Duration heartbeatInterval) {
-    return with(c -> c.heartbeatInterval = heartbeatInterval);
-  }
-
-  public AgentSettings withBackoff(Duration backoffInitial, Duration backoffMax) {
-    return with(
-        c -> {
-          c.backoffInitial = backoffInitial;
-          c.backoffMax = backoffMax;
-        });
-  }
-
-  public AgentSettings withGiveUpAfter(Duration giveUpAfter) {
-    return with(c -> c.giveUpAfter = giveUpAfter);
-  }
-
-  public AgentSettings withStopping(Duration killGrace, Duration finalReportTimeout) {
-    return with(
-        c -> {
-          c.killGrace = killGrace;
-          c.finalReportTimeout = finalReportTimeout;
-        });
-  }
-
-  public AgentSettings withRequestTimeout(Duration requestTimeout) {
-    return with(c -> c.requestTimeout = requestTimeout);
+  /** A builder holding the defaults above, to change some of them. */
+  static Builder builder(URI mainUrl, String simId, String token, Path spool) {
+    Builder builder = new Builder();
+    builder.mainUrl = mainUrl;
+    builder.simId = simId;
+    builder.token = token;
+    builder.spool = spool;
+    return builder;
   }
 
   /** A copy of these settings with {@code change} applied, checked like any settings. */
-  private AgentSettings with(Consumer<Change> change) {
-    Change copy = new Change(this);
+  AgentSettings with(Consumer<Builder> change) {
+    Builder copy = new Builder(this);
     change.accept(copy);
-    return copy.settings();
+    return copy.build();
   }
 
-  /** The fields while a copy is made: the one place that lists them all, with the defaults. */
-  private static final class Change {
+  /**
+   * The settings while they are made or changed: the one place that lists every field, with its
+   * default. {@link #build} checks them.
+   */
+  static final class Builder {
     URI mainUrl;
     String simId;
     String token;
@@ -167,9 +131,9 @@ public record AgentSettings(
     Duration finalReportTimeout = Duration.ofMillis(1500);
     Duration requestTimeout = Duration.ofSeconds(30);
 
-    Change() {}
+    private Builder() {}
 
-    Change(AgentSettings s) {
+    private Builder(AgentSettings s) {
       mainUrl = s.mainUrl;
       simId = s.simId;
       token = s.token;
@@ -186,7 +150,7 @@ public record AgentSettings(
       requestTimeout = s.requestTimeout;
     }
 
-    AgentSettings settings() {
+    AgentSettings build() {
       return new AgentSettings(
           mainUrl,
           simId,

@@ -227,31 +227,31 @@ public final class SimAgentMain {
               ? Path.of(System.getProperty("java.io.tmpdir"), "cascade-agent-" + simId + ".spool")
               : contract.dataDir().resolve("work").resolve("sims").resolve(simId + ".spool");
     }
-    AgentSettings settings =
-        AgentSettings.of(contract.mainUrl(), simId, contract.simToken(), spool)
-            .withSpool(spool, keepSpool);
-    if (chunkBytes != null || chunkMillis != null) {
-      settings =
-          settings.withChunks(
-              chunkBytes == null ? settings.chunkBytes() : chunkBytes,
-              chunkMillis == null ? settings.chunkAge() : Duration.ofMillis(chunkMillis));
+    AgentSettings.Builder builder =
+        AgentSettings.builder(contract.mainUrl(), simId, contract.simToken(), spool);
+    builder.keepSpool = keepSpool;
+    if (chunkBytes != null) {
+      builder.chunkBytes = chunkBytes;
+    }
+    if (chunkMillis != null) {
+      builder.chunkAge = Duration.ofMillis(chunkMillis);
     }
     if (heartbeatMillis != null) {
-      settings = settings.withHeartbeatInterval(Duration.ofMillis(heartbeatMillis));
+      builder.heartbeatInterval = Duration.ofMillis(heartbeatMillis);
     }
     if (backoffMaxMillis != null) {
-      Duration max = Duration.ofMillis(backoffMaxMillis);
-      settings =
-          settings.withBackoff(
-              max.compareTo(settings.backoffInitial()) < 0 ? max : settings.backoffInitial(), max);
+      builder.backoffMax = Duration.ofMillis(backoffMaxMillis);
+      if (builder.backoffMax.compareTo(builder.backoffInitial) < 0) {
+        builder.backoffInitial = builder.backoffMax;
+      }
     }
     if (giveUpSeconds != null) {
-      settings = settings.withGiveUpAfter(Duration.ofSeconds(giveUpSeconds));
+      builder.giveUpAfter = Duration.ofSeconds(giveUpSeconds);
     }
     if (killGraceMillis != null) {
-      settings =
-          settings.withStopping(Duration.ofMillis(killGraceMillis), settings.finalReportTimeout());
+      builder.killGrace = Duration.ofMillis(killGraceMillis);
     }
+    AgentSettings settings = builder.build();
     if (emulatorArgs != null) {
       return SimAgent.forEmulator(settings, EmulatorOptions.parse(emulatorArgs, env), log);
     }

@@ -56,11 +56,13 @@ final class SimAgentIT {
 
   /** Quick settings, so the tests take fractions of a second. */
   private AgentSettings settings(URI url) {
-    return AgentSettings.of(url, "s_test", "token-1", spool())
-        .withChunks(AgentSettings.DEFAULT_CHUNK_BYTES, Duration.ofMillis(100))
-        .withHeartbeatInterval(Duration.ofMillis(100))
-        .withBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
-        .withStopping(Duration.ofSeconds(1), Duration.ofMillis(1500));
+    AgentSettings.Builder quick = AgentSettings.builder(url, "s_test", "token-1", spool());
+    quick.chunkAge = Duration.ofMillis(100);
+    quick.heartbeatInterval = Duration.ofMillis(100);
+    quick.backoffInitial = Duration.ofMillis(20);
+    quick.backoffMax = Duration.ofMillis(200);
+    quick.killGrace = Duration.ofSeconds(1);
+    return quick.build();
   }
 
   private List<String> script(String body) throws IOException {
@@ -120,7 +122,12 @@ final class SimAgentIT {
     FakeApp app = app();
     SimAgent agent =
         SimAgent.forCommand(
-            settings(app.url()).withChunks(16 * 1024, Duration.ofSeconds(1)),
+            settings(app.url())
+                .with(
+                    s -> {
+                      s.chunkBytes = 16 * 1024;
+                      s.chunkAge = Duration.ofSeconds(1);
+                    }),
             script(awkLines(4000)),
             log);
 
@@ -237,7 +244,12 @@ final class SimAgentIT {
     app.sim().loseOnce.add(1L);
     SimAgent agent =
         SimAgent.forCommand(
-            settings(app.url()).withChunks(4096, Duration.ofSeconds(1)),
+            settings(app.url())
+                .with(
+                    s -> {
+                      s.chunkBytes = 4096;
+                      s.chunkAge = Duration.ofSeconds(1);
+                    }),
             script(awkLines(300)),
             log);
 
@@ -340,8 +352,12 @@ final class SimAgentIT {
     SimAgent agent =
         SimAgent.forCommand(
             AgentSettings.of(app.url(), "s_test", "not-the-token", spool())
-                .withHeartbeatInterval(Duration.ofMillis(100))
-                .withStopping(Duration.ofSeconds(1), Duration.ofSeconds(1)),
+                .with(
+                    s -> {
+                      s.heartbeatInterval = Duration.ofMillis(100);
+                      s.killGrace = Duration.ofSeconds(1);
+                      s.finalReportTimeout = Duration.ofSeconds(1);
+                    }),
             script("echo hello\nsleep 600\n"),
             log);
 
@@ -361,7 +377,7 @@ final class SimAgentIT {
     SimAgent agent =
         SimAgent.forCommand(
             settings(URI.create("http://127.0.0.1:" + port))
-                .withGiveUpAfter(Duration.ofMillis(800)),
+                .with(s -> s.giveUpAfter = Duration.ofMillis(800)),
             script("echo hello\nsleep 600\n"),
             log);
 
