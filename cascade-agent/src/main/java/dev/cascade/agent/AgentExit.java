@@ -1,7 +1,7 @@
 package dev.cascade.agent;
 
 /** The sim agent's exit codes: what happened, for whoever started it. */
-public final class AgentExit {
+final class AgentExit {
 
   /** The simulator succeeded and the app has its whole output and final state. */
   public static final int SUCCEEDED = 0;

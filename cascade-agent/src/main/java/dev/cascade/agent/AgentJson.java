@@ -11,7 +11,7 @@ import java.util.Map;
  * reader is a small but complete JSON parser, so it does not care about key order, spacing or keys
  * it does not know.
  */
-public final class AgentJson {
+final class AgentJson {
 
   private AgentJson() {}
 

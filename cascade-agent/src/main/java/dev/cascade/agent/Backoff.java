@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * trimmed by up to a fifth at random (unless {@code jitter} is off) so many sims that lost the app
  * together do not come back in lockstep.
  */
-public final class Backoff {
+final class Backoff {
 
   private final long initialNanos;
   private final long maxNanos;

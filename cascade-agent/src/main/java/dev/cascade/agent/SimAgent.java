@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@link #run()} returns one of {@link AgentExit}'s codes.
  */
-public final class SimAgent {
+final class SimAgent {
 
   /** How often the final heartbeat may be answered with missing chunks before giving up. */
   static final int MAX_RESEND_ROUNDS = 20;

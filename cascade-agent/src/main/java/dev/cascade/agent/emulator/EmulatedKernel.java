@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param counted true when the numbers were counted in the file, false when estimated from its size
  *     and the launch shape (see docs/emulator.md)
  */
-public record EmulatedKernel(
+record EmulatedKernel(
     int index,
     String listedName,
     Path file,

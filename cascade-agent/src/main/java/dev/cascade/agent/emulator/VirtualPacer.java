@@ -3,7 +3,7 @@ package dev.cascade.agent.emulator;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock that jumps: waiting until a time sets the clock to it at once. For tests. */
-public final class VirtualPacer implements Pacer {
+final class VirtualPacer implements Pacer {
 
   private final AtomicLong now = new AtomicLong();
   private final AtomicLong waits = new AtomicLong();
