@@ -1,32 +1,20 @@
 package dev.cascade.agent;
 
-import dev.cascade.accelsim.stats.KernelStatsParser;
-import dev.cascade.accelsim.stats.LogOutcome;
-import dev.cascade.accelsim.stats.StatsListener;
 import dev.cascade.agent.emulator.EmulatedGpu;
 import dev.cascade.agent.emulator.EmulatedTrace;
 import dev.cascade.agent.emulator.Emulation;
-import dev.cascade.agent.emulator.Emulator;
 import dev.cascade.agent.emulator.EmulatorOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,17 +109,17 @@ public final class EmulatorFleet {
     }
   }
 
-  private final URI mainUrl;
-  private final EmulatorOptions options;
-  private final List<Member> members;
-  private final Duration heartbeatInterval;
-  private final int chunkBytes;
-  private final Duration chunkAge;
-  private final Duration backoffInitial;
-  private final Duration backoffMax;
-  private final Duration giveUpAfter;
-  private final Duration requestTimeout;
-  private final PrintStream log;
+  final URI mainUrl;
+  final EmulatorOptions options;
+  final List<Member> members;
+  final Duration heartbeatInterval;
+  final int chunkBytes;
+  final Duration chunkAge;
+  final Duration backoffInitial;
+  final Duration backoffMax;
+  final Duration giveUpAfter;
+  final Duration requestTimeout;
+  final PrintStream log;
 
   private EmulatorFleet(Builder b) {
     this.mainUrl = Objects.requireNonNull(b.mainUrl, "mainUrl");
@@ -286,7 +274,7 @@ public final class EmulatorFleet {
             .connectTimeout(Duration.ofSeconds(5))
             .executor(loop)
             .build();
-    Loop state = new Loop(loop, http, members.size());
+    FleetLoop state = new FleetLoop(loop, http, members.size());
     long start = System.nanoTime();
     log.println(
         "cascade emulate: fleet of "
@@ -302,8 +290,9 @@ public final class EmulatorFleet {
           () -> {
             for (int i = 0; i < members.size(); i++) {
               Member member = members.get(i);
-              Sim sim =
-                  new Sim(
+              FleetSim sim =
+                  new FleetSim(
+                      this,
                       state,
                       member,
                       new Emulation(trace, gpu, options.withReplica(member.replica())));
@@ -322,373 +311,5 @@ public final class EmulatorFleet {
     Report report = state.report(Duration.ofNanos(System.nanoTime() - start));
     log.println("cascade emulate: " + report.summary());
     return report;
-  }
-
-  // -----------------------------------------------------------------------------------------------
-
-  /** Shared by all members; touched on the loop thread only. */
-  private final class Loop {
-    final ScheduledExecutorService executor;
-    final HttpClient http;
-    final CountDownLatch done;
-    final List<Sim> sims = new ArrayList<>();
-    long[] latencies = new long[1024];
-    int latencyCount;
-    long chunks;
-    long bytes;
-    long heartbeats;
-    long retries;
-    long lostChunks;
-    int succeeded;
-    int failed;
-    int cancelled;
-    int unfinished;
-
-    Loop(ScheduledExecutorService executor, HttpClient http, int members) {
-      this.executor = executor;
-      this.http = http;
-      this.done = new CountDownLatch(members);
-    }
-
-    void tick() {
-      long now = System.nanoTime();
-      for (Sim sim : sims) {
-        sim.tick(now);
-      }
-    }
-
-    void latency(long nanos) {
-      if (latencyCount == latencies.length) {
-        latencies = Arrays.copyOf(latencies, latencies.length * 2);
-      }
-      latencies[latencyCount++] = nanos;
-      heartbeats++;
-    }
-
-    void schedule(Runnable task, long delayNanos) {
-      executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-    }
-
-    /** Read after {@code done.await()}, which makes the loop thread's counters visible. */
-    Report report(Duration wall) {
-      long[] sorted = Arrays.copyOf(latencies, latencyCount);
-      Arrays.sort(sorted);
-      return new Report(
-          members.size(),
-          succeeded,
-          failed,
-          cancelled,
-          unfinished,
-          chunks,
-          bytes,
-          heartbeats,
-          retries,
-          lostChunks,
-          wall,
-          Duration.ofNanos(percentile(sorted, 0.50)),
-          Duration.ofNanos(percentile(sorted, 0.99)),
-          Duration.ofNanos(sorted.length == 0 ? 0 : sorted[sorted.length - 1]));
-    }
-  }
-
-  private static long percentile(long[] sorted, double p) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int index = (int) Math.ceil(p * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-  }
-
-  /** One emulated sim: emulator, chunks and reports, driven by the loop. */
-  private final class Sim {
-    private final Loop loop;
-    private final Member member;
-    private final Emulation emulation;
-    private final String base;
-    private final String authorization;
-    private final ChunkCutter cutter;
-    private final KernelStatsParser parser = new KernelStatsParser(new StatsListener() {});
-    private final Deque<Long> unsent = new ArrayDeque<>();
-    private final Map<Long, byte[]> held = new HashMap<>();
-    private final Backoff chunkBackoff = new Backoff(backoffInitial, backoffMax, true);
-    private final Backoff finalBackoff = new Backoff(backoffInitial, backoffMax, true);
-    private long produced;
-    private long started;
-    private long lastContact;
-    private Emulation.Piece waiting;
-    private boolean emulating = true;
-    private boolean sending;
-    private boolean reporting;
-    private boolean finished;
-    private boolean cancelled;
-    private int exitCode;
-
-    Sim(Loop loop, Member member, Emulation emulation) {
-      this.loop = loop;
-      this.member = member;
-      this.emulation = emulation;
-      this.base = AppClient.simBase(mainUrl, member.simId());
-      this.authorization = "Bearer " + member.token();
-      this.cutter = new ChunkCutter(chunkBytes, chunkAge.toNanos());
-    }
-
-    void start(long heartbeatDelayNanos) {
-      started = System.nanoTime();
-      lastContact = started;
-      step();
-      loop.schedule(this::heartbeat, heartbeatDelayNanos);
-    }
-
-    /** Writes every piece that is due, then waits for the next one. */
-    void step() {
-      if (!emulating) {
-        return;
-      }
-      long now = System.nanoTime();
-      while (true) {
-        Emulation.Piece piece = waiting != null ? waiting : emulation.next();
-        waiting = null;
-        if (piece == null) {
-          exitCode = emulation.exitCode();
-          endEmulation();
-          return;
-        }
-        long due = started + Emulator.dueNanos(piece.cycle(), options.speed());
-        if (due > now) {
-          waiting = piece;
-          loop.schedule(this::step, due - now);
-          return;
-        }
-        cutter.write(piece.bytes(), 0, piece.bytes().length, now, this::emit);
-      }
-    }
-
-    void tick(long now) {
-      if (emulating) {
-        cutter.tick(now, this::emit);
-      }
-      if (!finished && now - lastContact > giveUpAfter.toNanos()) {
-        finish("gave up: no answer from the app for " + giveUpAfter.toSeconds() + " s", false);
-      }
-    }
-
-    private void emit(byte[] chunk) {
-      long seq = produced++;
-      held.put(seq, chunk);
-      unsent.add(seq);
-      parser.feed(chunk);
-      pump();
-    }
-
-    private void endEmulation() {
-      emulating = false;
-      cutter.flush(this::emit);
-      parser.finish();
-      pump();
-      maybeReport();
-    }
-
-    /** Sends the lowest unsent chunk, one at a time. */
-    private void pump() {
-      if (sending || unsent.isEmpty() || finished) {
-        return;
-      }
-      long seq = unsent.peekFirst();
-      byte[] bytes = held.get(seq);
-      sending = true;
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create(base + "/chunks/" + seq))
-              .timeout(requestTimeout)
-              .header("Authorization", authorization)
-              .header("Content-Type", "application/octet-stream")
-              .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes))
-              .build();
-      loop.http
-          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
-          .whenCompleteAsync(
-              (response, error) -> chunkAnswered(seq, bytes, response, error), loop.executor);
-    }
-
-    private void chunkAnswered(
-        long seq, byte[] bytes, HttpResponse<String> response, Throwable error) {
-      sending = false;
-      if (finished) {
-        return;
-      }
-      try {
-        if (error != null) {
-          throw AppClient.unreachable("chunk " + seq, error);
-        }
-        AppClient.classify(response.statusCode(), response.body(), "chunk " + seq);
-      } catch (AppClient.AppException e) {
-        if (!e.retryable()) {
-          finish("refused: " + e.getMessage(), false);
-          return;
-        }
-        loop.retries++;
-        sending = true;
-        loop.schedule(
-            () -> {
-              sending = false;
-              pump();
-            },
-            chunkBackoff.next().toNanos());
-        return;
-      }
-      lastContact = System.nanoTime();
-      chunkBackoff.reset();
-      unsent.pollFirst();
-      held.remove(seq);
-      loop.chunks++;
-      loop.bytes += bytes.length;
-      pump();
-      maybeReport();
-    }
-
-    private void heartbeat() {
-      if (finished || reporting) {
-        return;
-      }
-      send(AgentJson.heartbeat("running", null, null, produced), false);
-      loop.schedule(this::heartbeat, heartbeatInterval.toNanos());
-    }
-
-    private void maybeReport() {
-      if (finished || reporting || emulating || sending || !unsent.isEmpty()) {
-        return;
-      }
-      reporting = true;
-      sendFinal();
-    }
-
-    private void sendFinal() {
-      if (finished) {
-        return;
-      }
-      String json;
-      if (cancelled) {
-        json = AgentJson.heartbeat("failed", "cancelled", null, produced);
-      } else {
-        LogOutcome outcome = parser.outcome();
-        if (outcome.failed()) {
-          json = AgentJson.heartbeat("failed", outcome.reason(), exitCode, produced);
-        } else if (exitCode != 0) {
-          json =
-              AgentJson.heartbeat(
-                  "failed", "the simulator exited with code " + exitCode, exitCode, produced);
-        } else {
-          json = AgentJson.heartbeat("succeeded", null, exitCode, produced);
-        }
-      }
-      send(json, true);
-    }
-
-    private void send(String json, boolean last) {
-      long sent = System.nanoTime();
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create(base + "/heartbeat"))
-              .timeout(requestTimeout)
-              .header("Authorization", authorization)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
-              .build();
-      loop.http
-          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
-          .whenCompleteAsync(
-              (response, error) -> heartbeatAnswered(last, sent, response, error), loop.executor);
-    }
-
-    private void heartbeatAnswered(
-        boolean last, long sent, HttpResponse<String> response, Throwable error) {
-      if (finished) {
-        return;
-      }
-      AgentJson.Reply reply;
-      try {
-        if (error != null) {
-          throw AppClient.unreachable("heartbeat", error);
-        }
-        AppClient.classify(response.statusCode(), response.body(), "heartbeat");
-        reply = AgentJson.reply(response.body());
-      } catch (AppClient.AppException | IllegalArgumentException e) {
-        if (e instanceof AppClient.AppException app && !app.retryable()) {
-          finish("refused: " + e.getMessage(), false);
-          return;
-        }
-        if (last) {
-          loop.retries++;
-          loop.schedule(this::sendFinal, finalBackoff.next().toNanos());
-        }
-        return;
-      }
-      long now = System.nanoTime();
-      loop.latency(now - sent);
-      lastContact = now;
-      if (reply.cancel()) {
-        if (last) {
-          loop.cancelled++;
-          finish(null, true);
-        } else if (!cancelled) {
-          cancelled = true;
-          emulating = false;
-          waiting = null;
-          cutter.flush(this::emit);
-          maybeReport();
-        }
-        return;
-      }
-      if (!last) {
-        return;
-      }
-      if (reply.missing().isEmpty()) {
-        finalAccepted();
-        return;
-      }
-      boolean resent = false;
-      for (long seq : reply.missing()) {
-        if (held.containsKey(seq)) {
-          if (!unsent.contains(seq)) {
-            unsent.add(seq);
-          }
-          resent = true;
-        } else if (seq < produced) {
-          loop.lostChunks++;
-        }
-      }
-      if (!resent) {
-        finish("the app lost chunks it had accepted: " + reply.missing(), false);
-        return;
-      }
-      reporting = false;
-      pump();
-    }
-
-    private void finalAccepted() {
-      if (cancelled) {
-        loop.cancelled++;
-      } else if (parser.outcome().failed() || exitCode != 0) {
-        loop.failed++;
-      } else {
-        loop.succeeded++;
-      }
-      finish(null, true);
-    }
-
-    private void finish(String problem, boolean counted) {
-      if (finished) {
-        return;
-      }
-      finished = true;
-      emulating = false;
-      held.clear();
-      unsent.clear();
-      if (!counted) {
-        loop.unfinished++;
-      }
-      if (problem != null) {
-        log.println("cascade emulate: sim " + member.simId() + ": " + problem);
-      }
-      loop.done.countDown();
-    }
   }
 }
