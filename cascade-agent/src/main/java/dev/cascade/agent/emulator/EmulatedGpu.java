@@ -25,13 +25,7 @@ import java.util.regex.Pattern;
  * @param arch {@code sm_90}
  * @param clockMhz the core clock in MHz
  * @param sms streaming multiprocessors
- * @param maxThreadsPerSm {@code -gpgpu_shader_core_pipeline} threads
- * @param maxCtasPerSm {@code -gpgpu_shader_cta}
- * @param registersPerSm {@code -gpgpu_shader_registers}
- * @param sharedMemoryPerSm {@code -gpgpu_shmem_size} in bytes
- * @param schedulersPerSm {@code -gpgpu_num_sched_per_core}
- * @param memoryChannels {@code -gpgpu_n_mem}
- * @param kernelLaunchLatency {@code -gpgpu_kernel_launch_latency} in cycles
+ * @param limits what each SM holds, the memory channels and the launch latency
  * @param clockDomains {@code -gpgpu_clock_domains} as written, {@code 1980:3960:3960:3106}
  * @param options the options to echo at start, in order (name without the dash, value)
  * @param directory the config's folder; null for a built-in config
@@ -41,13 +35,7 @@ public record EmulatedGpu(
     String arch,
     double clockMhz,
     int sms,
-    int maxThreadsPerSm,
-    int maxCtasPerSm,
-    int registersPerSm,
-    int sharedMemoryPerSm,
-    int schedulersPerSm,
-    int memoryChannels,
-    int kernelLaunchLatency,
+    Limits limits,
     String clockDomains,
     List<Map.Entry<String, String>> options,
     Path directory) {
@@ -57,19 +45,53 @@ public record EmulatedGpu(
   public EmulatedGpu {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(arch, "arch");
+    Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(clockDomains, "clockDomains");
     options = List.copyOf(options);
     requirePositive(name, "clock_mhz", clockMhz);
     requirePositive(name, "sms", sms);
-    requirePositive(name, "max threads per SM", maxThreadsPerSm);
-    requirePositive(name, "max CTAs per SM", maxCtasPerSm);
-    requirePositive(name, "registers per SM", registersPerSm);
-    requirePositive(name, "shared memory per SM", sharedMemoryPerSm);
-    requirePositive(name, "schedulers per SM", schedulersPerSm);
-    requirePositive(name, "memory channels", memoryChannels);
-    if (kernelLaunchLatency < 0) {
+    requirePositive(name, "max threads per SM", limits.maxThreadsPerSm());
+    requirePositive(name, "max CTAs per SM", limits.maxCtasPerSm());
+    requirePositive(name, "registers per SM", limits.registersPerSm());
+    requirePositive(name, "shared memory per SM", limits.sharedMemoryPerSm());
+    requirePositive(name, "schedulers per SM", limits.schedulersPerSm());
+    requirePositive(name, "memory channels", limits.memoryChannels());
+    if (limits.kernelLaunchLatency() < 0) {
       throw new IllegalArgumentException(
           "GPU config '" + name + "': kernel launch latency cannot be negative");
+    }
+  }
+
+  /**
+   * What bounds a kernel on this GPU besides its SM count and clock.
+   *
+   * @param maxThreadsPerSm {@code -gpgpu_shader_core_pipeline} threads
+   * @param maxCtasPerSm {@code -gpgpu_shader_cta}
+   * @param registersPerSm {@code -gpgpu_shader_registers}
+   * @param sharedMemoryPerSm {@code -gpgpu_shmem_size} in bytes
+   * @param schedulersPerSm {@code -gpgpu_num_sched_per_core}
+   * @param memoryChannels {@code -gpgpu_n_mem}
+   * @param kernelLaunchLatency {@code -gpgpu_kernel_launch_latency} in cycles
+   */
+  public record Limits(
+      int maxThreadsPerSm,
+      int maxCtasPerSm,
+      int registersPerSm,
+      int sharedMemoryPerSm,
+      int schedulersPerSm,
+      int memoryChannels,
+      int kernelLaunchLatency) {
+
+    /** These limits with {@code memoryChannels} channels. */
+    Limits withMemoryChannels(int memoryChannels) {
+      return new Limits(
+          maxThreadsPerSm,
+          maxCtasPerSm,
+          registersPerSm,
+          sharedMemoryPerSm,
+          schedulersPerSm,
+          memoryChannels,
+          kernelLaunchLatency);
     }
   }
 
@@ -121,7 +143,9 @@ public record EmulatedGpu(
 
   private static EmulatedGpu fromFacts(GpuFacts config) {
     ArchDefaults d = ArchDefaults.of(config.arch());
-    int channels = KNOWN_MEMORY_CHANNELS.getOrDefault(config.name(), d.memoryChannels);
+    Limits limits =
+        d.limits.withMemoryChannels(
+            KNOWN_MEMORY_CHANNELS.getOrDefault(config.name(), d.limits.memoryChannels()));
     String domains =
         number(config.clockMhz())
             + ":"
@@ -134,14 +158,14 @@ public record EmulatedGpu(
     List<Map.Entry<String, String>> options =
         List.of(
             Map.entry("gpgpu_ptx_force_max_capability", digits(config.arch())),
-            Map.entry("gpgpu_shader_registers", Integer.toString(d.registersPerSm)),
-            Map.entry("gpgpu_shader_cta", Integer.toString(d.maxCtasPerSm)),
+            Map.entry("gpgpu_shader_registers", Integer.toString(limits.registersPerSm())),
+            Map.entry("gpgpu_shader_cta", Integer.toString(limits.maxCtasPerSm())),
             Map.entry("gpgpu_n_clusters", Integer.toString(config.sms())),
             Map.entry("gpgpu_n_cores_per_cluster", "1"),
-            Map.entry("gpgpu_shmem_size", Integer.toString(d.sharedMemoryPerSm)),
-            Map.entry("gpgpu_shader_core_pipeline", d.maxThreadsPerSm + ":32"),
-            Map.entry("gpgpu_num_sched_per_core", Integer.toString(d.schedulersPerSm)),
-            Map.entry("gpgpu_n_mem", Integer.toString(channels)),
+            Map.entry("gpgpu_shmem_size", Integer.toString(limits.sharedMemoryPerSm())),
+            Map.entry("gpgpu_shader_core_pipeline", limits.maxThreadsPerSm() + ":32"),
+            Map.entry("gpgpu_num_sched_per_core", Integer.toString(limits.schedulersPerSm())),
+            Map.entry("gpgpu_n_mem", Integer.toString(limits.memoryChannels())),
             Map.entry("gpgpu_n_sub_partition_per_mchannel", "2"),
             Map.entry(
                 "gpgpu_compute_capability_major",
@@ -150,19 +174,14 @@ public record EmulatedGpu(
                 "gpgpu_compute_capability_minor",
                 capability == null ? "0" : Integer.toString(capability.minor())),
             Map.entry("gpgpu_clock_domains", domains),
-            Map.entry("gpgpu_kernel_launch_latency", Integer.toString(d.kernelLaunchLatency)));
+            Map.entry(
+                "gpgpu_kernel_launch_latency", Integer.toString(limits.kernelLaunchLatency())));
     return new EmulatedGpu(
         config.name(),
         config.arch(),
         config.clockMhz(),
         config.sms(),
-        d.maxThreadsPerSm,
-        d.maxCtasPerSm,
-        d.registersPerSm,
-        d.sharedMemoryPerSm,
-        d.schedulersPerSm,
-        channels,
-        d.kernelLaunchLatency,
+        limits,
         domains,
         options,
         null);
@@ -208,7 +227,7 @@ public record EmulatedGpu(
             .orElseThrow(
                 () -> new IllegalArgumentException(file + ": no -gpgpu_n_clusters (SM count)"));
     ArchDefaults d = ArchDefaults.of(arch);
-    int threads = d.maxThreadsPerSm;
+    int threads = d.limits.maxThreadsPerSm();
     Optional<String> pipeline = config.value("gpgpu_shader_core_pipeline");
     if (pipeline.isPresent()) {
       try {
@@ -235,13 +254,14 @@ public record EmulatedGpu(
         arch,
         clock,
         sms,
-        threads,
-        config.intValue("gpgpu_shader_cta").orElse(d.maxCtasPerSm),
-        config.intValue("gpgpu_shader_registers").orElse(d.registersPerSm),
-        config.intValue("gpgpu_shmem_size").orElse(d.sharedMemoryPerSm),
-        config.intValue("gpgpu_num_sched_per_core").orElse(d.schedulersPerSm),
-        config.intValue("gpgpu_n_mem").orElse(d.memoryChannels),
-        config.intValue("gpgpu_kernel_launch_latency").orElse(d.kernelLaunchLatency),
+        new Limits(
+            threads,
+            config.intValue("gpgpu_shader_cta").orElse(d.limits.maxCtasPerSm()),
+            config.intValue("gpgpu_shader_registers").orElse(d.limits.registersPerSm()),
+            config.intValue("gpgpu_shmem_size").orElse(d.limits.sharedMemoryPerSm()),
+            config.intValue("gpgpu_num_sched_per_core").orElse(d.limits.schedulersPerSm()),
+            config.intValue("gpgpu_n_mem").orElse(d.limits.memoryChannels()),
+            config.intValue("gpgpu_kernel_launch_latency").orElse(d.limits.kernelLaunchLatency())),
         config.value("gpgpu_clock_domains").orElseThrow(),
         options,
         directory.toAbsolutePath().normalize());
@@ -249,7 +269,7 @@ public record EmulatedGpu(
 
   /** The largest number of warps one SM holds at once. */
   public int maxWarpsPerSm() {
-    return Math.max(1, maxThreadsPerSm / 32);
+    return Math.max(1, limits.maxThreadsPerSm() / 32);
   }
 
   /** The clock domains in Hz, as GPGPU-Sim prints them in {@code clock freqs}. */
@@ -308,27 +328,23 @@ public record EmulatedGpu(
    * What Accel-Sim's tested-cfgs set per architecture, for options a config does not give (and for
    * built-in configs, which give only name, arch, clock and SMs).
    */
-  private record ArchDefaults(
-      int maxThreadsPerSm,
-      int maxCtasPerSm,
-      int registersPerSm,
-      int sharedMemoryPerSm,
-      int schedulersPerSm,
-      int memoryChannels,
-      int kernelLaunchLatency,
-      double interconnectRatio,
-      String dramClock) {
+  private record ArchDefaults(Limits limits, double interconnectRatio, String dramClock) {
 
     static ArchDefaults of(String arch) {
       return switch (arch) {
-        case "sm_90" -> new ArchDefaults(2048, 32, 65536, 233472, 4, 40, 3000, 2.0, "3106");
-        case "sm_80" -> new ArchDefaults(2048, 32, 65536, 167936, 4, 40, 5000, 1.0, "1512");
-        case "sm_86" -> new ArchDefaults(1536, 32, 65536, 102400, 4, 16, 5000, 1.0, "3500.5");
-        case "sm_75" -> new ArchDefaults(1024, 16, 65536, 65536, 4, 12, 5000, 1.0, "3500.5");
-        case "sm_70" -> new ArchDefaults(2048, 32, 65536, 98304, 4, 32, 5000, 1.0, "850");
+        case "sm_90" ->
+            new ArchDefaults(new Limits(2048, 32, 65536, 233472, 4, 40, 3000), 2.0, "3106");
+        case "sm_80" ->
+            new ArchDefaults(new Limits(2048, 32, 65536, 167936, 4, 40, 5000), 1.0, "1512");
+        case "sm_86" ->
+            new ArchDefaults(new Limits(1536, 32, 65536, 102400, 4, 16, 5000), 1.0, "3500.5");
+        case "sm_75" ->
+            new ArchDefaults(new Limits(1024, 16, 65536, 65536, 4, 12, 5000), 1.0, "3500.5");
+        case "sm_70" ->
+            new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 32, 5000), 1.0, "850");
         case "sm_60", "sm_61", "sm_62" ->
-            new ArchDefaults(2048, 32, 65536, 98304, 4, 12, 5000, 1.0, "2500");
-        default -> new ArchDefaults(2048, 32, 65536, 98304, 4, 16, 5000, 1.0, "2500");
+            new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 12, 5000), 1.0, "2500");
+        default -> new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 16, 5000), 1.0, "2500");
       };
     }
   }

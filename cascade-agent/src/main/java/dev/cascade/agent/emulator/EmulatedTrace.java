@@ -139,14 +139,30 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     Path file = entry.file();
     KernelHeader header = TraceReader.readHeader(file);
     long size = Files.size(file);
-    if (size <= countLimitBytes) {
-      return count(index, entry, header);
-    }
-    return estimate(index, entry, header, size);
+    Counts counts = size <= countLimitBytes ? count(entry) : estimate(entry, header, size);
+    return new EmulatedKernel(
+        index,
+        entry.line(),
+        entry.file(),
+        header,
+        counts.warpInstructions(),
+        counts.threadInstructions(),
+        counts.globalLoads(),
+        counts.globalStores(),
+        counts.sharedAccesses(),
+        counts.counted());
   }
 
-  private static EmulatedKernel count(int index, KernelsList.Kernel entry, KernelHeader header)
-      throws IOException {
+  /** A kernel's instruction counts, as {@link EmulatedKernel} holds them. */
+  private record Counts(
+      long warpInstructions,
+      long threadInstructions,
+      long globalLoads,
+      long globalStores,
+      long sharedAccesses,
+      boolean counted) {}
+
+  private static Counts count(KernelsList.Kernel entry) throws IOException {
     long instructions = 0;
     long lanes = 0;
     long loads = 0;
@@ -186,21 +202,10 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         }
       }
     }
-    return new EmulatedKernel(
-        index,
-        entry.line(),
-        entry.file(),
-        header,
-        instructions,
-        lanes,
-        loads,
-        stores,
-        shared,
-        true);
+    return new Counts(instructions, lanes, loads, stores, shared, true);
   }
 
-  private static EmulatedKernel estimate(
-      int index, KernelsList.Kernel entry, KernelHeader header, long size) {
+  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
     long decompressed = entry.line().endsWith(".xz") ? size * XZ_RATIO : size;
     long warps = Math.max(1, header.threadBlocks()) * Math.max(1, header.warpsPerBlock());
     long instructions = Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
@@ -210,11 +215,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     double loadShare = random.between(0.04, 0.20);
     double storeShare = random.between(0.01, 0.06);
     double sharedShare = random.between(0.0, 0.12);
-    return new EmulatedKernel(
-        index,
-        entry.line(),
-        entry.file(),
-        header,
+    return new Counts(
         instructions,
         Math.round(instructions * lanesPerWarp),
         Math.round(instructions * loadShare),

@@ -279,7 +279,7 @@ public final class Emulation {
     }
     appendOption(out, "trace", trace.kernelsList().toString());
     out.append("Total number of memory sub partition = ")
-        .append(2 * gpu.memoryChannels())
+        .append(2 * gpu.limits().memoryChannels())
         .append('\n');
     double[] hz = gpu.clockDomainsHz();
     out.append("GPGPU-Sim uArch: clock freqs: ");

@@ -122,7 +122,7 @@ final class StatisticsBlock {
     out.append('\n');
 
     out.append("========= L2 cache stats =========\n");
-    long banks = 2L * gpu.memoryChannels();
+    long banks = 2L * gpu.limits().memoryChannels();
     int bankLines = (int) Math.min(banks, MAX_BANK_LINES);
     perUnit(out, "L2_cache_bank", bankLines, banks, t.l2Accesses, t.l2Misses);
     cacheTotals(out, "L2", t.l2Accesses, t.l2Misses);

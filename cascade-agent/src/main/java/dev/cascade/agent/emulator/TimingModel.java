@@ -58,7 +58,8 @@ final class TimingModel {
     double memoryLatency = MEMORY_LATENCY_NS * gpu.clockMhz() / 1000.0;
     double latencyPerInstruction =
         ALU_LATENCY + kernel.globalShare() * memoryLatency + kernel.sharedShare() * SHARED_LATENCY;
-    double sectorsPerCycle = gpu.memoryChannels() * 2.0 * REFERENCE_DRAM_MHZ / gpu.clockMhz();
+    double sectorsPerCycle =
+        gpu.limits().memoryChannels() * 2.0 * REFERENCE_DRAM_MHZ / gpu.clockMhz();
 
     double fullWave =
         wave(
@@ -88,7 +89,9 @@ final class TimingModel {
         SplitMix64.of(seed, configHash, replica, kernel.index()).between(-0.01, 0.01);
     long cycles =
         Math.max(
-            1, Math.round((gpu.kernelLaunchLatency() + busy) * (1 + replicaJitter + kernelJitter)));
+            1,
+            Math.round(
+                (gpu.limits().kernelLaunchLatency() + busy) * (1 + replicaJitter + kernelJitter)));
 
     // The kernel's own character: the same on every config and replica.
     SplitMix64 character = SplitMix64.of(SplitMix64.hash(kernel.name()), kernel.index());
@@ -135,7 +138,7 @@ final class TimingModel {
       double sectorsPerCycle) {
     double activeWarps = (double) ctasPerSm * warpsPerBlock;
     double latencyBound = perWarp * latencyPerInstruction / IN_FLIGHT_PER_WARP;
-    double issueBound = activeWarps * perWarp / gpu.schedulersPerSm();
+    double issueBound = activeWarps * perWarp / gpu.limits().schedulersPerSm();
     double memoryBound =
         busySms
             * activeWarps
@@ -151,9 +154,9 @@ final class TimingModel {
 
   static Occupancy occupancy(EmulatedKernel kernel, EmulatedGpu gpu) {
     int warps = kernel.warpsPerBlock();
-    long best = gpu.maxCtasPerSm();
+    long best = gpu.limits().maxCtasPerSm();
     String limitedBy = "cta_limit";
-    long byThreads = gpu.maxThreadsPerSm() / (32L * warps);
+    long byThreads = gpu.limits().maxThreadsPerSm() / (32L * warps);
     if (byThreads < best) {
       best = byThreads;
       limitedBy = "threads";
@@ -161,7 +164,7 @@ final class TimingModel {
     int nregs = kernel.header().nregs();
     if (nregs > 0) {
       long perBlock = ((nregs + 7L) / 8 * 8) * 32L * warps;
-      long byRegisters = gpu.registersPerSm() / perBlock;
+      long byRegisters = gpu.limits().registersPerSm() / perBlock;
       if (byRegisters < best) {
         best = byRegisters;
         limitedBy = "regs";
@@ -169,7 +172,7 @@ final class TimingModel {
     }
     long shmem = kernel.header().shmem();
     if (shmem > 0) {
-      long byShared = gpu.sharedMemoryPerSm() / shmem;
+      long byShared = gpu.limits().sharedMemoryPerSm() / shmem;
       if (byShared < best) {
         best = byShared;
         limitedBy = "shmem";

@@ -335,8 +335,8 @@ final class EmulatorTest {
     assertThat(gpu.arch()).isEqualTo("sm_90");
     assertThat(gpu.sms()).isEqualTo(132);
     assertThat(gpu.clockMhz()).isEqualTo(1980.0);
-    assertThat(gpu.memoryChannels()).isEqualTo(40);
-    assertThat(gpu.kernelLaunchLatency()).isEqualTo(3000);
+    assertThat(gpu.limits().memoryChannels()).isEqualTo(40);
+    assertThat(gpu.limits().kernelLaunchLatency()).isEqualTo(3000);
     assertThat(gpu.options()).extracting(Map.Entry::getKey).contains("gpgpu_n_clusters");
     assertThat(emulate(EmulatorOptions.of(smallTrace(), h100.toString())).summary().complete())
         .isTrue();
