@@ -11,8 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The GPU the emulator models: what the timing model and the echoed options need. From a
@@ -39,8 +37,6 @@ public record EmulatedGpu(
     String clockDomains,
     List<Map.Entry<String, String>> options,
     Path directory) {
-
-  private static final Pattern NAME_ARCH = Pattern.compile("^SM(\\d{1,2})(?=_|$)");
 
   public EmulatedGpu {
     Objects.requireNonNull(name, "name");
@@ -205,7 +201,7 @@ public record EmulatedGpu(
     String name = directory.toAbsolutePath().normalize().getFileName().toString();
     Optional<ComputeCapability> capability = config.computeCapability();
     String arch =
-        archFromName(name)
+        GpuFacts.archFromName(name)
             .or(() -> capability.map(ComputeCapability::arch))
             .orElseThrow(
                 () ->
@@ -284,15 +280,6 @@ public record EmulatedGpu(
       }
     }
     return hz;
-  }
-
-  static Optional<String> archFromName(String name) {
-    Matcher matcher = NAME_ARCH.matcher(name);
-    if (!matcher.find()) {
-      return Optional.empty();
-    }
-    String digits = matcher.group(1);
-    return Optional.of("sm_" + (digits.length() == 1 ? digits + "0" : digits));
   }
 
   private static ComputeCapability capabilityOf(String arch) {

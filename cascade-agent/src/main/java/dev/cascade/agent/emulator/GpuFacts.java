@@ -2,6 +2,9 @@ package dev.cascade.agent.emulator;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the emulator must know of a GPU config to model it when it has no {@code gpgpusim.config} to
@@ -15,6 +18,8 @@ import java.util.Objects;
  */
 public record GpuFacts(String name, String arch, double clockMhz, int sms, Path directory) {
 
+  private static final Pattern NAME_ARCH = Pattern.compile("^SM(\\d{1,2})(?=_|$)");
+
   public GpuFacts {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(arch, "arch");
@@ -27,5 +32,18 @@ public record GpuFacts(String name, String arch, double clockMhz, int sms, Path 
               + ", sms "
               + sms);
     }
+  }
+
+  /**
+   * The architecture a tested-cfgs name claims ({@code SM90_H100} gives {@code sm_90}): one digit d
+   * gives sm_d0, two are taken as they are.
+   */
+  public static Optional<String> archFromName(String name) {
+    Matcher matcher = NAME_ARCH.matcher(name);
+    if (!matcher.find()) {
+      return Optional.empty();
+    }
+    String digits = matcher.group(1);
+    return Optional.of("sm_" + (digits.length() == 1 ? digits + "0" : digits));
   }
 }
