@@ -323,12 +323,17 @@ public record EmulatorOptions(
     public EmulatorOptions build() {
       if (trace == null) {
         throw new IllegalArgumentException(
-            "no trace: give --trace DIR (or set CASCADE_TRACE_DIR, as a sim's environment does)");
+            "no trace: give --trace DIR (or set "
+                + SimContract.TRACE_DIR
+                + ", as a sim's environment does)");
       }
       if (config == null) {
         throw new IllegalArgumentException(
-            "no GPU config: give --config NAME|DIR (or set CASCADE_GPU_CONFIG_DIR or"
-                + " CASCADE_GPU_CONFIG, as a sim's environment does)");
+            "no GPU config: give --config NAME|DIR (or set "
+                + SimContract.GPU_CONFIG_DIR
+                + " or "
+                + SimContract.GPU_CONFIG
+                + ", as a sim's environment does)");
       }
       return new EmulatorOptions(
           trace,
