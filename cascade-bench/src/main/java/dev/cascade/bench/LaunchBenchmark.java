@@ -5,7 +5,7 @@ import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.SimEvent;
-import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.agent.ProcessGroups;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

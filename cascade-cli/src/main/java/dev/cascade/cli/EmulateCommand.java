@@ -1,10 +1,11 @@
 package dev.cascade.cli;
 
-import dev.cascade.core.internal.agent.EmulatorFleet;
-import dev.cascade.core.internal.emulator.Emulation;
-import dev.cascade.core.internal.emulator.Emulator;
-import dev.cascade.core.internal.emulator.EmulatorOptions;
-import dev.cascade.core.internal.emulator.Pacer;
+import dev.cascade.agent.EmulatorFleet;
+import dev.cascade.agent.SimContract;
+import dev.cascade.agent.emulator.Emulation;
+import dev.cascade.agent.emulator.Emulator;
+import dev.cascade.agent.emulator.EmulatorOptions;
+import dev.cascade.agent.emulator.Pacer;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,7 +20,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -125,7 +125,19 @@ final class EmulateCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     EmulatorOptions options;
     try {
-      options = EmulatorOptions.parse(arguments(), System.getenv());
+      options =
+          EmulatorOptions.builder()
+              .trace(trace)
+              .config(config)
+              .replica(replica)
+              .seed(seed)
+              .speed(speed)
+              .failAtKernel(failAtKernel)
+              .failure(failure)
+              .blockLines(blockLines)
+              .countLimit(countLimit)
+              .orEnvironment(System.getenv())
+              .build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -154,7 +166,7 @@ final class EmulateCommand implements Callable<Integer> {
           "--fleet needs --sims FILE: one '<sim id> <token> [replica]' per line, for sims the app"
               + " already has");
     }
-    String app = url != null ? url : firstSet("CASCADE_MAIN_URL", "CASCADE_URL");
+    String app = url != null ? url : firstSet(SimContract.MAIN_URL, "CASCADE_URL");
     if (app == null) {
       throw new ParameterException(
           spec.commandLine(),
@@ -187,28 +199,6 @@ final class EmulateCommand implements Callable<Integer> {
     writer.println(report.summary());
     writer.flush();
     return report.unfinished() == 0 && report.lostChunks() == 0 ? 0 : 1;
-  }
-
-  /** The options given, as the emulator's own parser reads them (with its env fallbacks). */
-  private List<String> arguments() {
-    List<String> args = new ArrayList<>();
-    add(args, "--trace", trace);
-    add(args, "--config", config);
-    add(args, "--replica", replica);
-    add(args, "--seed", seed);
-    add(args, "--speed", speed);
-    add(args, "--fail-at-kernel", failAtKernel);
-    add(args, "--failure", failure);
-    add(args, "--block-lines", blockLines);
-    add(args, "--count-limit", countLimit);
-    return args;
-  }
-
-  private static void add(List<String> args, String option, String value) {
-    if (value != null) {
-      args.add(option);
-      args.add(value);
-    }
   }
 
   private static String firstSet(String... names) {

@@ -1,6 +1,6 @@
 package dev.cascade.cli;
 
-import dev.cascade.core.internal.agent.SimAgentMain;
+import dev.cascade.agent.SimAgentMain;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.cascade.core;
 
-import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.agent.ProcessGroups;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;

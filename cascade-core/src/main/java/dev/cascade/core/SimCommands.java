@@ -1,19 +1,13 @@
 package dev.cascade.core;
 
-import dev.cascade.accelsim.stats.KernelStatsParser;
-import dev.cascade.core.internal.agent.SimAgentMain;
-import java.io.File;
-import java.net.URISyntaxException;
+import dev.cascade.agent.SimAgentMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The command each sim runs ({@code CASCADE_SIM_CMD}) when the user does not give one: Cascade's
@@ -88,9 +82,9 @@ public final class SimCommands {
   }
 
   /**
-   * The sim agent's JVM: this Java, a class path of only the jars the agent needs (JDK classes
-   * otherwise), the serial collector, a small heap, the quick compiler, and a class-data-sharing
-   * archive in the data dir that the first agent creates and later ones reuse.
+   * The sim agent's JVM: this Java, a class path of only cascade-agent and its dependencies ({@link
+   * SimAgentMain#classPath}), the serial collector, a small heap, the quick compiler, and a
+   * class-data-sharing archive in the data dir that the first agent creates and later ones reuse.
    */
   static List<String> agent(Path dataDir) {
     List<String> command = new ArrayList<>();
@@ -102,7 +96,7 @@ public final class SimCommands {
     command.add("-XX:+AutoCreateSharedArchive");
     command.add("-Xlog:cds=off,cds+dynamic=off");
     command.add("-cp");
-    command.add(agentClassPath());
+    command.add(SimAgentMain.classPath());
     command.add(SimAgentMain.class.getName());
     return command;
   }
@@ -112,23 +106,5 @@ public final class SimCommands {
         .info()
         .command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-  }
-
-  /** Where the agent's own classes, the stats parser and xz come from. */
-  private static String agentClassPath() {
-    Set<String> entries = new LinkedHashSet<>();
-    for (Class<?> type :
-        List.of(SimAgentMain.class, KernelStatsParser.class, org.tukaani.xz.XZInputStream.class)) {
-      CodeSource source = type.getProtectionDomain().getCodeSource();
-      if (source == null) {
-        return System.getProperty("java.class.path");
-      }
-      try {
-        entries.add(Path.of(source.getLocation().toURI()).toString());
-      } catch (URISyntaxException | IllegalArgumentException e) {
-        return System.getProperty("java.class.path");
-      }
-    }
-    return String.join(File.pathSeparator, entries);
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.agent.SimContract;
+import dev.cascade.agent.TestContracts;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
@@ -112,19 +114,15 @@ final class LocalLauncherIT {
   }
 
   private SimLaunch launch(String program, Path output) {
-    return new SimLaunch(
-        "s_1", "r_1", 0, List.of(program), Map.of("CASCADE_SIM_ID", "s_1"), dir, output);
+    return new SimLaunch(contract(), List.of(program), Map.of(), dir, output);
   }
 
   private SimLaunch launch(String program, String flag, String script, Path output)
       throws IOException {
-    return new SimLaunch(
-        "s_1",
-        "r_1",
-        0,
-        List.of(program, flag, script),
-        Map.of("CASCADE_SIM_ID", "s_1"),
-        dir,
-        output);
+    return new SimLaunch(contract(), List.of(program, flag, script), Map.of(), dir, output);
+  }
+
+  private SimContract contract() {
+    return TestContracts.of("s_1", "r_1", dir, dir.resolve("trace"));
   }
 }

@@ -1,6 +1,6 @@
 package dev.cascade.sail;
 
-import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.agent.ProcessGroups;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;

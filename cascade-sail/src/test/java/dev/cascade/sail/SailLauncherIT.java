@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.cascade.core.internal.launch.ProcessGroups;
+import dev.cascade.agent.ProcessGroups;
+import dev.cascade.agent.TestContracts;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.SimLaunch;
 import dev.cascade.sail.FakeSailService.ExecRecord;
@@ -308,19 +309,9 @@ final class SailLauncherIT {
   private SimLaunch launch(String simId, String runId, String script) {
     Path sims = dataDir.resolve("work/sims");
     return new SimLaunch(
-        simId,
-        runId,
-        0,
+        TestContracts.of(simId, runId, dataDir, traceDir),
         List.of("sh", "-c", script),
-        Map.of(
-            "CASCADE_SIM_ID",
-            simId,
-            "CASCADE_RUN_ID",
-            runId,
-            "CASCADE_DATA_DIR",
-            dataDir.toString(),
-            "CASCADE_TRACE_DIR",
-            traceDir.toString()),
+        Map.of(),
         sims.resolve(simId),
         sims.resolve(simId + ".out"));
   }

@@ -3,6 +3,7 @@ package dev.cascade.sail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cascade.agent.TestContracts;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.Launchers;
 import dev.cascade.core.spi.LaunchException;
@@ -102,11 +103,9 @@ final class SailLauncherTest {
 
   private static SimLaunch launch() {
     return new SimLaunch(
-        "s_1",
-        "r_1",
-        0,
+        TestContracts.of("s_1", "r_1", Path.of("/data"), Path.of("/data/traces/t1")),
         List.of("cascade", "sim-agent", "--", "accel-sim.out"),
-        Map.of("CASCADE_SIM_ID", "s_1"),
+        Map.of(),
         Path.of("/data/work/sims/s_1"),
         Path.of("/data/work/sims/s_1.out"));
   }

@@ -4,6 +4,7 @@ import static dev.cascade.sail.TestApp.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.agent.ProcessGroups;
 import dev.cascade.core.ConfigResult;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
@@ -11,7 +12,6 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
-import dev.cascade.core.internal.launch.ProcessGroups;
 import dev.cascade.sail.FakeSailService.ExecRecord;
 import dev.cascade.sail.FakeSailService.ForkRecord;
 import java.io.IOException;

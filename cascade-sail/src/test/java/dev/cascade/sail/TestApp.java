@@ -3,6 +3,7 @@ package dev.cascade.sail;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.agent.SimAgentMain;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
@@ -13,7 +14,6 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.internal.agent.SimAgentMain;
 import dev.cascade.core.spi.Launcher;
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,9 @@
 package dev.cascade.core.spi;
 
+import dev.cascade.agent.SimContract;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -8,33 +11,51 @@ import java.util.Objects;
 /**
  * Everything a launcher needs to start one sim.
  *
+ * @param contract what the sim is told (DESIGN.md section 7): which sim, run, replica, trace and
+ *     GPU config, where to report and with which token
  * @param command the program and its arguments
- * @param environment variables to add to the launcher's own environment (the sim contract's {@code
- *     CASCADE_*} variables among them)
+ * @param extraEnvironment variables to add besides the contract's (the app's {@code
+ *     simEnvironment}); the contract's own variables win over these
  * @param workDir the folder the sim runs in
  * @param output the file the sim's stdout and stderr go to
  */
 public record SimLaunch(
-    String simId,
-    String runId,
-    int replica,
+    SimContract contract,
     List<String> command,
-    Map<String, String> environment,
+    Map<String, String> extraEnvironment,
     Path workDir,
     Path output) {
 
   public SimLaunch {
-    Objects.requireNonNull(simId, "simId");
-    Objects.requireNonNull(runId, "runId");
+    Objects.requireNonNull(contract, "contract");
     Objects.requireNonNull(workDir, "workDir");
     Objects.requireNonNull(output, "output");
     command = List.copyOf(command);
-    environment = Map.copyOf(environment);
+    extraEnvironment = Map.copyOf(extraEnvironment);
     if (command.isEmpty()) {
-      throw new IllegalArgumentException("sim " + simId + ": the command is empty");
+      throw new IllegalArgumentException("sim " + contract.simId() + ": the command is empty");
     }
-    if (replica < 0) {
-      throw new IllegalArgumentException("sim " + simId + ": replica must be 0 or more");
-    }
+  }
+
+  public String simId() {
+    return contract.simId();
+  }
+
+  public String runId() {
+    return contract.runId();
+  }
+
+  public int replica() {
+    return contract.replica();
+  }
+
+  /**
+   * The variables to add to the launcher's own environment: the extras, then the contract's {@code
+   * CASCADE_*} variables over them.
+   */
+  public Map<String, String> environment() {
+    Map<String, String> environment = new LinkedHashMap<>(extraEnvironment);
+    environment.putAll(contract.toEnvironment());
+    return Collections.unmodifiableMap(environment);
   }
 }

@@ -3,6 +3,7 @@ package dev.cascade.core.ui;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.accelsim.stats.KernelStatsParser;
+import dev.cascade.agent.SimAgentMain;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.DemoTraces;
@@ -13,7 +14,6 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Sim;
 import dev.cascade.core.TraceState;
-import dev.cascade.core.internal.agent.SimAgentMain;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.File;
 import java.io.IOException;

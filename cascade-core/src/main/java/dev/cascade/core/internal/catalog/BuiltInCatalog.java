@@ -1,65 +1,32 @@
 package dev.cascade.core.internal.catalog;
 
+import dev.cascade.agent.emulator.BuiltInGpus;
+import dev.cascade.agent.emulator.GpuFacts;
 import dev.cascade.core.GpuConfig;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * The configs Cascade knows without an Accel-Sim install, for the emulator: the well-known
- * tested-cfgs with their real architecture, core clock and SM count, kept in {@code
- * builtin-gpu-configs.tsv} beside this class.
+ * The configs Cascade knows without an Accel-Sim install, for the emulator: the agent's table of
+ * well-known tested-cfgs ({@link BuiltInGpus}) as catalog entries.
  */
 public final class BuiltInCatalog {
-
-  static final String RESOURCE = "builtin-gpu-configs.tsv";
 
   private BuiltInCatalog() {}
 
   public static List<GpuConfig> load() {
-    try (InputStream in = BuiltInCatalog.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is missing from the class path");
-      }
-      return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return BuiltInGpus.all().stream().map(BuiltInCatalog::toConfig).toList();
   }
 
-  static List<GpuConfig> parse(BufferedReader reader) throws IOException {
-    List<GpuConfig> configs = new ArrayList<>();
-    String line;
-    int number = 0;
-    while ((line = reader.readLine()) != null) {
-      number++;
-      if (line.isBlank() || line.startsWith("#")) {
-        continue;
-      }
-      String[] fields = line.split("\t");
-      if (fields.length != 4) {
-        throw new IllegalStateException(
-            RESOURCE + ":" + number + ": expected name, arch, clock_mhz, sms; got " + line);
-      }
-      configs.add(
-          new GpuConfig(
-              fields[0],
-              fields[1],
-              Double.parseDouble(fields[2]),
-              Integer.parseInt(fields[3]),
-              false,
-              true,
-              null,
-              List.of(),
-              null));
-    }
-    configs.sort(Comparator.comparing(GpuConfig::name));
-    return List.copyOf(configs);
+  private static GpuConfig toConfig(GpuFacts facts) {
+    return new GpuConfig(
+        facts.name(),
+        facts.arch(),
+        facts.clockMhz(),
+        facts.sms(),
+        false,
+        true,
+        null,
+        List.of(),
+        null);
   }
 }

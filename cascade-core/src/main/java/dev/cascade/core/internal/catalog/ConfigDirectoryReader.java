@@ -3,6 +3,7 @@ package dev.cascade.core.internal.catalog;
 import dev.cascade.accelsim.config.ComputeCapability;
 import dev.cascade.accelsim.config.ConfigFormatException;
 import dev.cascade.accelsim.config.GpgpusimConfig;
+import dev.cascade.agent.emulator.GpuFacts;
 import dev.cascade.core.GpuConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns one tested-cfgs directory into a {@link GpuConfig}: the architecture from the name, checked
@@ -24,21 +23,8 @@ import java.util.regex.Pattern;
 final class ConfigDirectoryReader {
 
   // SM90_H100 -> "90", SM7_QV100 -> "7". The digits end at the first non-digit.
-  private static final Pattern NAME_ARCH = Pattern.compile("^SM(\\d{1,2})(?=_|$)");
 
   private ConfigDirectoryReader() {}
-
-  /**
-   * The architecture a config's name claims: one digit d gives sm_d0, two are taken as they are.
-   */
-  static Optional<String> archFromName(String name) {
-    Matcher matcher = NAME_ARCH.matcher(name);
-    if (!matcher.find()) {
-      return Optional.empty();
-    }
-    String digits = matcher.group(1);
-    return Optional.of("sm_" + (digits.length() == 1 ? digits + "0" : digits));
-  }
 
   static GpuConfig read(Path directory) {
     String name = directory.getFileName().toString();
@@ -60,7 +46,7 @@ final class ConfigDirectoryReader {
 
   private static GpuConfig fromConfig(String name, GpgpusimConfig config, Path directory) {
     List<String> warnings = new ArrayList<>();
-    Optional<String> nameArch = archFromName(name);
+    Optional<String> nameArch = GpuFacts.archFromName(name);
     Optional<ComputeCapability> capability = config.computeCapability();
     String arch;
     if (nameArch.isPresent()) {

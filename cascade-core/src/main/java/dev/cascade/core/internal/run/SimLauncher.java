@@ -1,14 +1,14 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Sim;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -126,25 +126,30 @@ final class SimLauncher implements AutoCloseable {
           "no simulator command: set CASCADE_SIM_CMD (or the builder's simCommand)");
     }
     Path simsFolder = settings.dataDir().resolve("work").resolve("sims");
-    Map<String, String> environment = new LinkedHashMap<>(settings.simEnvironment());
-    environment.put("CASCADE_MAIN_URL", mainUrl);
-    environment.put("CASCADE_SIM_ID", sim.id());
-    environment.put("CASCADE_SIM_TOKEN", tokens.tokenFor(sim.id()));
-    environment.put("CASCADE_RUN_ID", sim.runId());
-    environment.put("CASCADE_REPLICA", Integer.toString(sim.replica()));
-    environment.put("CASCADE_TRACE_ID", traceId);
-    environment.put("CASCADE_TRACE_DIR", traceDir.toString());
-    environment.put("CASCADE_GPU_CONFIG", config.name());
-    environment.put(
-        "CASCADE_GPU_CONFIG_DIR", config.directory() == null ? "" : config.directory().toString());
-    environment.put("CASCADE_DATA_DIR", settings.dataDir().toString());
-    environment.put("CASCADE_SIM_CMD", String.join(" ", settings.simCommand()));
+    URI app;
+    try {
+      app = URI.create(mainUrl);
+    } catch (IllegalArgumentException e) {
+      throw new LaunchException(
+          SimContract.MAIN_URL + " '" + mainUrl + "' is not a URL: " + e.getMessage(), false, e);
+    }
+    SimContract contract =
+        new SimContract(
+            app,
+            sim.id(),
+            tokens.tokenFor(sim.id()),
+            sim.runId(),
+            sim.replica(),
+            traceId,
+            traceDir,
+            config.name(),
+            config.directory(),
+            settings.dataDir(),
+            String.join(" ", settings.simCommand()));
     return new SimLaunch(
-        sim.id(),
-        sim.runId(),
-        sim.replica(),
+        contract,
         settings.simCommand(),
-        environment,
+        settings.simEnvironment(),
         simsFolder.resolve(sim.id()),
         simsFolder.resolve(sim.id() + ".out"));
   }

@@ -1,0 +1,273 @@
+package dev.cascade.agent.emulator;
+
+import dev.cascade.accelsim.trace.KernelHeader;
+import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.accelsim.trace.TraceFormatException;
+import dev.cascade.accelsim.trace.TraceLayout;
+import dev.cascade.accelsim.trace.TraceReader;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.IntStream;
+
+/**
+ * A trace as the emulator runs it: the lines of {@code kernelslist.g} in order (memcpys and
+ * kernels), each kernel with its header and instruction mix.
+ *
+ * <p>A kernel file no larger than {@code countLimitBytes} on disk is read in full: its instructions
+ * are counted, with their active lanes (the mask's bits) and whether they touch global or shared
+ * memory (by opcode). A larger one is estimated: about one warp instruction per {@value
+ * #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz file taken as {@value #XZ_RATIO} times
+ * its size, never fewer than one per warp of the grid; full lanes; and a memory mix drawn from the
+ * kernel's name (the same for every config and replica).
+ *
+ * @param kernelsList the {@code kernelslist.g} read
+ * @param steps its memcpy and kernel lines, in order
+ */
+public record EmulatedTrace(Path kernelsList, List<Step> steps) {
+
+  /** Files up to this size on disk are counted in full by default: 4 MiB. */
+  public static final long DEFAULT_COUNT_LIMIT_BYTES = 4L << 20;
+
+  static final int BYTES_PER_INSTRUCTION = 42;
+  static final int XZ_RATIO = 10;
+
+  /** One line of the kernels list. */
+  public sealed interface Step permits Memcpy, Kernel {}
+
+  /** A memcpy line, echoed as Accel-Sim echoes it. */
+  public record Memcpy(String line) implements Step {}
+
+  /** A kernel line. */
+  public record Kernel(EmulatedKernel kernel) implements Step {}
+
+  public EmulatedTrace {
+    Objects.requireNonNull(kernelsList, "kernelsList");
+    steps = List.copyOf(steps);
+  }
+
+  /**
+   * Reads the trace given as a {@code kernelslist.g}, a folder holding it, or a Cascade trace
+   * folder holding {@code traces/kernelslist.g}.
+   *
+   * @throws NoSuchFileException when there is no {@code kernelslist.g}
+   * @throws TraceFormatException when a listed file is missing or cannot be read as a trace
+   * @throws IOException when a file cannot be read
+   */
+  public static EmulatedTrace load(Path trace, long countLimitBytes) throws IOException {
+    Path list =
+        TraceLayout.findProcessedList(trace)
+            .orElseThrow(
+                () ->
+                    new NoSuchFileException(
+                        trace.toString(),
+                        null,
+                        "no kernelslist.g in it or in its traces/ folder; a trace to emulate must be"
+                            + " post-processed (cascade postprocess DIR)"));
+    KernelsList kernels = KernelsList.read(list);
+    List<KernelsList.Entry> entries = kernels.entries();
+    for (KernelsList.Kernel kernel : kernels.kernels()) {
+      if (!Files.isRegularFile(kernel.file())) {
+        throw new TraceFormatException(
+            list,
+            kernel.lineNumber(),
+            "the list names '" + kernel.line() + "', which is not a file in " + kernels.folder());
+      }
+    }
+    int[] kernelIndex = new int[entries.size()];
+    int next = 0;
+    for (int i = 0; i < entries.size(); i++) {
+      kernelIndex[i] = entries.get(i) instanceof KernelsList.Kernel ? ++next : 0;
+    }
+    IntStream indexes = IntStream.range(0, entries.size());
+    if (entries.size() > 4) {
+      indexes = indexes.parallel();
+    }
+    Step[] steps = new Step[entries.size()];
+    try {
+      indexes.forEach(
+          i -> {
+            try {
+              steps[i] =
+                  switch (entries.get(i)) {
+                    case KernelsList.Memcpy memcpy -> new Memcpy(memcpy.line());
+                    case KernelsList.Kernel kernel ->
+                        new Kernel(read(kernelIndex[i], kernel, countLimitBytes));
+                  };
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return new EmulatedTrace(list.toAbsolutePath().normalize(), List.of(steps));
+  }
+
+  /** The kernels, in order. */
+  public List<EmulatedKernel> kernels() {
+    List<EmulatedKernel> kernels = new ArrayList<>();
+    for (Step step : steps) {
+      if (step instanceof Kernel kernel) {
+        kernels.add(kernel.kernel());
+      }
+    }
+    return kernels;
+  }
+
+  /** The number of kernels. */
+  public int kernelCount() {
+    int count = 0;
+    for (Step step : steps) {
+      if (step instanceof Kernel) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private static EmulatedKernel read(int index, KernelsList.Kernel entry, long countLimitBytes)
+      throws IOException {
+    Path file = entry.file();
+    KernelHeader header = TraceReader.readHeader(file);
+    long size = Files.size(file);
+    Counts counts = size <= countLimitBytes ? count(entry) : estimate(entry, header, size);
+    return new EmulatedKernel(
+        index,
+        entry.line(),
+        entry.file(),
+        header,
+        counts.warpInstructions(),
+        counts.threadInstructions(),
+        counts.globalLoads(),
+        counts.globalStores(),
+        counts.sharedAccesses(),
+        counts.counted());
+  }
+
+  /** A kernel's instruction counts, as {@link EmulatedKernel} holds them. */
+  private record Counts(
+      long warpInstructions,
+      long threadInstructions,
+      long globalLoads,
+      long globalStores,
+      long sharedAccesses,
+      boolean counted) {}
+
+  private static Counts count(KernelsList.Kernel entry) throws IOException {
+    long instructions = 0;
+    long lanes = 0;
+    long loads = 0;
+    long stores = 0;
+    long shared = 0;
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(TraceReader.open(entry.file()), StandardCharsets.ISO_8859_1),
+            1 << 16)) {
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        if (line.isEmpty()) {
+          continue;
+        }
+        char first = line.charAt(0);
+        if (first == '-'
+            || first == '#'
+            || line.startsWith("thread block")
+            || line.startsWith("warp")
+            || line.startsWith("insts")) {
+          continue;
+        }
+        instructions++;
+        String[] fields = line.split(" ", 8 + 4);
+        if (fields.length < 4) {
+          continue;
+        }
+        lanes += lanes(fields[1]);
+        String opcode = opcode(fields);
+        if (opcode == null) {
+          continue;
+        }
+        switch (kind(opcode)) {
+          case LOAD -> loads++;
+          case STORE -> stores++;
+          case SHARED -> shared++;
+          case OTHER -> {}
+        }
+      }
+    }
+    return new Counts(instructions, lanes, loads, stores, shared, true);
+  }
+
+  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
+    long decompressed = entry.line().endsWith(".xz") ? size * XZ_RATIO : size;
+    long warps = Math.max(1, header.threadBlocks()) * Math.max(1, header.warpsPerBlock());
+    long instructions = Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
+    long threads = Math.max(1, header.threadsPerBlock());
+    double lanesPerWarp = Math.min(32.0, threads / (double) Math.max(1, header.warpsPerBlock()));
+    SplitMix64 random = SplitMix64.of(SplitMix64.hash(header.name()), 0x5EED_1A7EL);
+    double loadShare = random.between(0.04, 0.20);
+    double storeShare = random.between(0.01, 0.06);
+    double sharedShare = random.between(0.0, 0.12);
+    return new Counts(
+        instructions,
+        Math.round(instructions * lanesPerWarp),
+        Math.round(instructions * loadShare),
+        Math.round(instructions * storeShare),
+        Math.round(instructions * sharedShare),
+        false);
+  }
+
+  /** Active lanes of a hex mask such as {@code ffffffff}; 32 when it does not parse. */
+  private static int lanes(String mask) {
+    if (mask.isEmpty() || mask.length() > 8) {
+      return 32;
+    }
+    try {
+      return Integer.bitCount(Integer.parseUnsignedInt(mask, 16));
+    } catch (NumberFormatException e) {
+      return 32;
+    }
+  }
+
+  /** {@code PC mask dest_num [dests...] opcode ...}: the opcode, or null. */
+  private static String opcode(String[] fields) {
+    int destinations;
+    try {
+      destinations = Integer.parseInt(fields[2]);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    int at = 3 + destinations;
+    if (destinations < 0 || at >= fields.length) {
+      return null;
+    }
+    String opcode = fields[at];
+    int space = opcode.indexOf(' ');
+    return space < 0 ? opcode : opcode.substring(0, space);
+  }
+
+  private enum Kind {
+    LOAD,
+    STORE,
+    SHARED,
+    OTHER
+  }
+
+  private static Kind kind(String opcode) {
+    int dot = opcode.indexOf('.');
+    String base = dot < 0 ? opcode : opcode.substring(0, dot);
+    return switch (base) {
+      case "LDG", "LD", "LDGSTS", "LDL", "UTMALDG" -> Kind.LOAD;
+      case "STG", "ST", "STL", "ATOM", "ATOMG", "RED", "UTMASTG" -> Kind.STORE;
+      case "LDS", "STS", "LDSM", "ATOMS" -> Kind.SHARED;
+      default -> Kind.OTHER;
+    };
+  }
+}

@@ -1,0 +1,118 @@
+package dev.cascade.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class SimAgentMainTest {
+
+  private static final Map<String, String> ENV =
+      Map.of(
+          "CASCADE_MAIN_URL", "http://127.0.0.1:1",
+          "CASCADE_SIM_ID", "s_01",
+          "CASCADE_SIM_TOKEN", "secret",
+          "CASCADE_DATA_DIR", "/data");
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(Map<String, String> env, String... args) {
+    return SimAgentMain.run(
+        List.of(args),
+        env,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        SimAgentMain.Hooks.NONE);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void help_printsUsageAndExits0() {
+    assertThat(run(ENV, "--help")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("Usage: sim-agent")
+        .contains("Exit codes");
+  }
+
+  @Test
+  void noCommand_isAUsageError() {
+    assertThat(run(ENV)).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("no simulator: give '-- CMD [ARGS...]'").contains("Usage:");
+  }
+
+  @Test
+  void unknownOption_isAUsageError() {
+    assertThat(run(ENV, "--bogus", "--", "true")).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("unknown option '--bogus'");
+  }
+
+  @Test
+  void missingVariable_isAUsageErrorThatNamesIt() {
+    assertThat(run(Map.of("CASCADE_MAIN_URL", "http://x"), "--", "true"))
+        .isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("CASCADE_SIM_ID is not set");
+  }
+
+  @Test
+  void badNumber_isAUsageError() {
+    assertThat(run(ENV, "--chunk-bytes", "0", "--", "true")).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("--chunk-bytes must be a whole number from 1 to 8388608; got '0'");
+  }
+
+  @Test
+  void badUrl_isAUsageError() {
+    Map<String, String> env = new java.util.HashMap<>(ENV);
+    env.put("CASCADE_MAIN_URL", "ftp://example");
+    assertThat(run(env, "--", "true")).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("CASCADE_MAIN_URL must be an http(s) URL");
+  }
+
+  @Test
+  void emulatorOptions_areCheckedBeforeAnythingRuns() {
+    assertThat(run(ENV, "--emulate", "--config", "SM90_H100")).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("no trace");
+  }
+
+  @Test
+  void cascadeEmulate_isRecognisedWhateverTheCascadePath() {
+    assertThat(SimAgentMain.isCascadeEmulate(List.of("cascade", "emulate"))).isTrue();
+    assertThat(SimAgentMain.isCascadeEmulate(List.of("/opt/cascade/cascade", "emulate", "--x")))
+        .isTrue();
+    assertThat(SimAgentMain.isCascadeEmulate(List.of("cascade", "stats"))).isFalse();
+    assertThat(SimAgentMain.isCascadeEmulate(List.of("accel-sim.out", "emulate"))).isFalse();
+  }
+
+  @Test
+  void commandVariables_areExpandedFromTheEnvironmentWhenSet() {
+    Map<String, String> env =
+        Map.of("CASCADE_TRACE_DIR", "/t/demo", "CASCADE_GPU_CONFIG_DIR", "/c");
+
+    assertThat(SimAgentMain.expand("$CASCADE_TRACE_DIR/traces/kernelslist.g", env))
+        .isEqualTo("/t/demo/traces/kernelslist.g");
+    assertThat(SimAgentMain.expand("${CASCADE_GPU_CONFIG_DIR}/gpgpusim.config", env))
+        .isEqualTo("/c/gpgpusim.config");
+    assertThat(SimAgentMain.expand("$UNSET/x ${UNSET} $ $1 ${CASCADE_TRACE_DIR", env))
+        .isEqualTo("$UNSET/x ${UNSET} $ $1 ${CASCADE_TRACE_DIR");
+    assertThat(SimAgentMain.expand("cost: 5$", env)).isEqualTo("cost: 5$");
+  }
+
+  @Test
+  void spool_defaultsToTheDataDirsSimsFolder() {
+    SimAgent agent = SimAgentMain.parse(List.of("--", "true"), ENV, System.err);
+
+    assertThat(agent.settings().spool())
+        .isEqualTo(java.nio.file.Path.of("/data/work/sims/s_01.spool"));
+    assertThat(agent.settings().heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
+    assertThatThrownBy(() -> SimAgentMain.parse(List.of("--"), ENV, System.err))
+        .hasMessageContaining("no simulator command after '--'");
+  }
+}
