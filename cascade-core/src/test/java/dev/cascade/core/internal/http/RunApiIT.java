@@ -215,9 +215,9 @@ final class RunApiIT {
 
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.errorCode()).isEqualTo("not_found");
-    assertThat(invalid.status()).isIn(400, 404);
-    assertThat(invalid.errorCode()).isIn("bad_request", "not_found");
-    // The server's own check: the same error whether the id comes in the path or in a body.
+    // One error for a value that is not a trace id, whether in the path or in a body.
+    assertThat(invalid.status()).isEqualTo(422);
+    assertThat(invalid.errorCode()).isEqualTo("invalid");
     assertThat(encoded.status()).isEqualTo(422);
     assertThat(encoded.errorCode()).isEqualTo("invalid");
     assertThat(badCharacter.status()).isEqualTo(422);
