@@ -3,6 +3,8 @@ package dev.cascade.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.ConfigResult;
@@ -20,6 +22,7 @@ import dev.cascade.core.TraceState;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.spi.SimLaunch;
 import dev.cascade.core.testkit.TestServer;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The client against a real server, whose sims the test plays through the core API. */
 final class CascadeClientIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir java.nio.file.Path dataDir;
   private TestServer server;
@@ -69,11 +74,12 @@ final class CascadeClientIT {
     Run finished = client.runs().await(created.id(), TestServer.WAIT);
 
     assertThat(finished.state()).isEqualTo(RunState.SUCCEEDED);
-    // As the wire shows them: a number in latest_metrics may be held as an Integer or a Long.
+    // As the wire shows them: latest_metrics may hold a number as an Integer or a Long, in any
+    // order.
     assertThat(wire(finished)).isEqualTo(wire(server.cascade.runs().get(created.id())));
     String simId = launches.get(0).simId();
-    assertThat(ApiJson.toJson(ApiJson.writeSim(client.runs().sim(simId))))
-        .isEqualTo(ApiJson.toJson(ApiJson.writeSim(server.cascade.runs().sim(simId))));
+    assertThat(wire(ApiJson.writeSim(client.runs().sim(simId))))
+        .isEqualTo(wire(ApiJson.writeSim(server.cascade.runs().sim(simId))));
     assertThat(client.runs().kernels(simId)).isEqualTo(server.cascade.runs().kernels(simId));
     assertThat(client.runs().logTail(simId, 2)).isEqualTo(server.cascade.runs().logTail(simId, 2));
     try (InputStream log = client.runs().log(simId)) {
@@ -212,8 +218,13 @@ final class CascadeClientIT {
         .hasMessageContaining("\"localhost:8080\" is not the URL of a Cascade server");
   }
 
-  private static String wire(Run run) {
-    return ApiJson.toJson(ApiJson.writeRun(run, Instant.EPOCH));
+  private static JsonNode wire(Run run) throws IOException {
+    return wire(ApiJson.writeRun(run, Instant.EPOCH));
+  }
+
+  /** As a client would parse it: numbers by value, object fields in any order. */
+  private static JsonNode wire(Object written) throws IOException {
+    return JSON.readTree(ApiJson.toJson(written));
   }
 
   /** Every event the stream has now: stops once none came for a second. */
