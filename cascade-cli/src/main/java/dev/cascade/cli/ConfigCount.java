@@ -1,5 +1,10 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.RunEntry;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -49,5 +54,36 @@ record ConfigCount(String gpuConfig, int count) {
         throw new TypeConversionException(e.getMessage());
       }
     }
+  }
+
+  /**
+   * The arguments as a run's entries. A count out of range is refused here, as the server would
+   * refuse it (naming {@code entries[i].count}), since a {@link RunEntry} cannot hold it.
+   */
+  static List<RunEntry> runEntries(List<ConfigCount> counts) {
+    List<RunEntry> entries = new ArrayList<>(counts.size());
+    for (int i = 0; i < counts.size(); i++) {
+      ConfigCount count = counts.get(i);
+      if (count.count() < 1 || count.count() > RunEntry.MAX_COUNT) {
+        String field = "entries[" + i + "].count";
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            field
+                + " must be a whole number from 1 to "
+                + RunEntry.MAX_COUNT
+                + "; got "
+                + count.count()
+                + " for "
+                + count.gpuConfig(),
+            field);
+      }
+      entries.add(new RunEntry(count.gpuConfig(), count.count()));
+    }
+    return entries;
+  }
+
+  /** {@code [SM90_H100 x2, SM90_H200 x1]}. */
+  static String text(List<ConfigCount> counts) {
+    return counts.stream().map(e -> e.gpuConfig() + " x" + e.count()).toList().toString();
   }
 }

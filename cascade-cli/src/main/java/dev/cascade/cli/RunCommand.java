@@ -3,18 +3,19 @@ package dev.cascade.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cascade.client.CascadeClient;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
-import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
@@ -131,12 +132,7 @@ final class RunCommand implements Callable<Integer> {
             .start()) {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
-      Run run =
-          cascade
-              .runs()
-              .create(
-                  ready.id(),
-                  entries.stream().map(e -> new RunEntry(e.gpuConfig(), e.count())).toList());
+      Run run = cascade.runs().create(ready.id(), ConfigCount.runEntries(entries));
       Thread cancelOnExit = cancelOnInterrupt(cascade, run.id());
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
@@ -146,15 +142,16 @@ final class RunCommand implements Callable<Integer> {
                 + " ("
                 + ready.kernelCount()
                 + " kernels) on "
-                + entries.stream().map(e -> e.gpuConfig() + " x" + e.count()).toList()
+                + ConfigCount.text(entries)
                 + " with "
                 + sims.description());
         progress.flush();
-        ApiClient client = new ApiClient(URI.create(server.url()), null);
+        CascadeClient client = CascadeClient.connect(URI.create(server.url()), null);
         boolean interactive = !plain && !json && RunWatcher.isTerminal();
         new RunWatcher(client, run.id(), progress, interactive).watch();
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
-        JsonNode results = client.get("/api/runs/" + run.id() + "/results");
+        JsonNode results =
+            Printed.tree(ResultsJson.writeResults(finished, client.results().compare(run.id())));
         if (json) {
           out.println(Formats.json(document(finished, ready, results)));
         } else {

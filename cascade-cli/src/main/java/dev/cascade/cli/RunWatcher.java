@@ -1,7 +1,14 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.client.CascadeClient;
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.Run;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimEvent;
+import dev.cascade.core.json.ApiJson;
 import java.io.Console;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +38,9 @@ final class RunWatcher {
   private static final int BAR_WIDTH = 10;
   private static final int ERROR_WIDTH = 60;
 
-  private final ApiClient client;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CascadeClient client;
   private final String runId;
   private final PrintWriter out;
   private final boolean interactive;
@@ -52,12 +61,11 @@ final class RunWatcher {
   /** Why the last read of the run (for heartbeat times) failed; null when it worked. */
   private String refreshProblem;
 
-  private Duration serverOffset = Duration.ZERO;
   private int drawnLines;
   private String drawnBlock;
   private int configWidth;
 
-  RunWatcher(ApiClient client, String runId, PrintWriter out, boolean interactive) {
+  RunWatcher(CascadeClient client, String runId, PrintWriter out, boolean interactive) {
     this.client = client;
     this.runId = runId;
     this.out = out;
@@ -66,15 +74,14 @@ final class RunWatcher {
 
   /** Watches until the run has finished: 0 when it succeeded, 1 otherwise. */
   int watch() throws InterruptedException {
-    JsonNode run = client.get(path());
-    traceId = Formats.text(run, "trace_id");
-    for (JsonNode sim : run.path("sims")) {
-      SimView view = new SimView(Formats.text(sim, "id"));
+    Run run = client.runs().get(runId);
+    traceId = run.traceId();
+    for (Sim sim : run.sims()) {
+      SimView view = new SimView(sim.id());
       view.take(sim);
       sims.put(view.id, view);
       configWidth = Math.max(configWidth, view.config.length());
     }
-    serverOffset = offset(run, Instant.now());
     out.println(
         "Watching run "
             + runId
@@ -83,7 +90,7 @@ final class RunWatcher {
             + ": "
             + sims.size()
             + " sims ("
-            + RunsListCommand.entries(run)
+            + Printed.entries(run.entries())
             + ")"
             + (allFinished() ? "" : "; Ctrl-C stops watching, the run goes on"));
     if (!allFinished()) {
@@ -95,7 +102,7 @@ final class RunWatcher {
   private void follow() throws InterruptedException {
     if (!interactive) {
       for (SimView sim : sims.values()) {
-        printLine(sim, sim.heartbeatAge(Instant.now().plus(serverOffset)));
+        printLine(sim, sim.heartbeatAge(Instant.now()));
       }
     }
     long lastRefresh = System.nanoTime();
@@ -126,17 +133,16 @@ final class RunWatcher {
   private void handle(RunEvents.Signal signal) {
     switch (signal) {
       case RunEvents.Event event -> {
-        if (!"sim".equals(event.kind())) {
+        if (event.event().kind() != SimEvent.Kind.SIM) {
           return;
         }
-        JsonNode data = event.envelope().path("data");
-        SimView sim = sims.get(Formats.text(data, "id"));
+        Sim data = readSim(event.event());
+        SimView sim = data == null ? null : sims.get(data.id());
         if (sim == null || !sim.take(data)) {
           return;
         }
         if (!interactive && sim.changedSincePrinted()) {
-          Instant at = Formats.instant(Formats.text(event.envelope(), "at"));
-          printLine(sim, at == null ? null : sim.heartbeatAge(at));
+          printLine(sim, sim.heartbeatAge(event.event().at()));
         }
       }
       case RunEvents.Dropped dropped -> {
@@ -161,25 +167,23 @@ final class RunWatcher {
   /** Reads the run again for heartbeat times; a failure only shows, the stream reconnects. */
   private void refreshHeartbeats() throws InterruptedException {
     try {
-      JsonNode run = client.get(path());
-      for (JsonNode sim : run.path("sims")) {
-        SimView view = sims.get(Formats.text(sim, "id"));
+      for (Sim sim : client.runs().get(runId).sims()) {
+        SimView view = sims.get(sim.id());
         if (view != null) {
-          view.heartbeat(Formats.instant(Formats.text(sim, "last_heartbeat_at")));
+          view.heartbeat(sim.lastHeartbeatAt());
         }
       }
-      serverOffset = offset(run, Instant.now());
       refreshProblem = null;
-    } catch (ApiClient.ApiException e) {
-      refreshProblem = e.getMessage();
+    } catch (CascadeException e) {
+      refreshProblem = ApiOptions.forUser(e).getMessage();
     }
   }
 
   private int finish() throws InterruptedException {
     String state;
     try {
-      state = Formats.text(client.get(path()), "state");
-    } catch (ApiClient.ApiException e) {
+      state = client.runs().get(runId).state().wireName();
+    } catch (CascadeException e) {
       state = derivedState();
     }
     if (!interactive || drawnLines == 0) {
@@ -233,7 +237,7 @@ final class RunWatcher {
 
   /** Redraws the block in place: back to its first line, clear to the end, print it again. */
   private void draw() {
-    Instant serverNow = Instant.now().plus(serverOffset);
+    Instant serverNow = Instant.now();
     List<String> lines = new ArrayList<>();
     long finished = sims.values().stream().filter(SimView::finished).count();
     lines.add("  " + finished + " of " + sims.size() + " sims finished");
@@ -260,24 +264,13 @@ final class RunWatcher {
     drawnLines = lines.size();
   }
 
-  private String path() {
-    return "/api/runs/" + runId;
-  }
-
-  /**
-   * How far the server's clock is ahead of this one, from a sim's {@code last_heartbeat_at} and
-   * {@code heartbeat_age_s} (both by the server's clock); zero when no sim has had a heartbeat.
-   */
-  private static Duration offset(JsonNode run, Instant localNow) {
-    for (JsonNode sim : run.path("sims")) {
-      Instant last = Formats.instant(Formats.text(sim, "last_heartbeat_at"));
-      Double age = Formats.number(sim, "heartbeat_age_s");
-      if (last != null && age != null) {
-        Instant serverNow = last.plusMillis(Math.round(age * 1000));
-        return Duration.between(localNow, serverNow);
-      }
+  /** A sim event's data as a sim; null when it is not one (skipped rather than stop watching). */
+  private static Sim readSim(SimEvent event) {
+    try {
+      return ApiJson.readSim(JSON.readTree(event.data()));
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
     }
-    return Duration.ZERO;
   }
 
   /** True when stdout is a terminal, where lines can be redrawn in place. */
@@ -313,15 +306,12 @@ final class RunWatcher {
     }
 
     /**
-     * Takes the sim's fields from {@code sim} (as the API writes a sim) unless they are older than
-     * what is shown: a lower state, or fewer kernels in the same one. Returns whether it took them.
+     * Takes the sim's fields from {@code sim} unless they are older than what is shown: a lower
+     * state, or fewer kernels in the same one. Returns whether it took them.
      */
-    boolean take(JsonNode sim) {
-      String newState = Formats.text(sim, "state");
-      int newDone = sim.path("kernels_done").asInt(0);
-      if (newState == null) {
-        return false;
-      }
+    boolean take(Sim sim) {
+      String newState = sim.state().wireName();
+      int newDone = sim.progress().kernelsDone();
       int rank = rank(newState);
       if (known && (rank < rank(state) || rank == rank(state) && newDone < done)) {
         return false;
@@ -330,13 +320,13 @@ final class RunWatcher {
         return false;
       }
       known = true;
-      config = Formats.text(sim, "gpu_config") == null ? config : Formats.text(sim, "gpu_config");
-      replica = sim.path("replica").asInt(replica);
+      config = sim.gpuConfig();
+      replica = sim.replica();
       state = newState;
       done = newDone;
-      total = sim.path("kernels_total").asInt(total);
-      error = Formats.text(sim, "error");
-      heartbeat(Formats.instant(Formats.text(sim, "last_heartbeat_at")));
+      total = sim.progress().kernelsTotal();
+      error = sim.error();
+      heartbeat(sim.lastHeartbeatAt());
       return true;
     }
 

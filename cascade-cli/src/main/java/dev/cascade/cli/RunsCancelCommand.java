@@ -1,7 +1,8 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
+import dev.cascade.core.Run;
+import dev.cascade.core.json.ApiJson;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,21 +36,22 @@ final class RunsCancelCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
-    JsonNode run = api.client().post("/api/runs/" + runId + "/cancel", null);
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(Formats.json(run));
-    } else {
-      out.println(
-          "Cancelled run "
-              + runId
-              + ": it is "
-              + Formats.text(run, "state")
-              + " (sims: "
-              + RunsShowCommand.byState(run.path("sims"))
-              + ")");
-    }
-    out.flush();
-    return 0;
+    return api.call(
+        client -> {
+          Run run = client.runs().cancel(runId);
+          return Printed.answer(
+              spec,
+              json,
+              ApiJson.writeRun(run, Instant.now()),
+              out ->
+                  out.println(
+                      "Cancelled run "
+                          + runId
+                          + ": it is "
+                          + run.state().wireName()
+                          + " (sims: "
+                          + RunsShowCommand.byState(run)
+                          + ")"));
+        });
   }
 }

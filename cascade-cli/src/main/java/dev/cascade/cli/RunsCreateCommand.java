@@ -1,11 +1,10 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Run;
+import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,42 +62,31 @@ final class RunsCreateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--json and --watch cannot go together; create, then watch");
     }
-    ApiClient client = api.client();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("trace_id", traceId);
-    List<Map<String, Object>> items = new ArrayList<>();
-    for (ConfigCount entry : entries) {
-      Map<String, Object> item = new LinkedHashMap<>();
-      item.put("gpu_config", entry.gpuConfig());
-      item.put("count", entry.count());
-      items.add(item);
-    }
-    body.put("entries", items);
-    JsonNode run = client.post("/api/runs", body);
-    PrintWriter out = spec.commandLine().getOut();
-    String runId = Formats.text(run, "id");
-    if (json) {
-      out.println(Formats.json(run));
-      out.flush();
-      return 0;
-    }
-    out.println(
-        "Created run "
-            + runId
-            + " on trace "
-            + Formats.text(run, "trace_id")
-            + ": "
-            + run.path("sim_count").asInt()
-            + " sims ("
-            + RunsListCommand.entries(run)
-            + ")");
-    if (!watch) {
-      out.println("Watch it with: cascade runs watch " + runId);
-      out.flush();
-      return 0;
-    }
-    out.flush();
-    boolean interactive = !plain && RunWatcher.isTerminal();
-    return new RunWatcher(client, runId, out, interactive).watch();
+    return api.call(
+        client -> {
+          Run run = client.runs().create(traceId, ConfigCount.runEntries(entries));
+          PrintWriter out = spec.commandLine().getOut();
+          if (json) {
+            return Printed.answer(spec, true, ApiJson.writeRun(run, Instant.now()), null);
+          }
+          out.println(
+              "Created run "
+                  + run.id()
+                  + " on trace "
+                  + run.traceId()
+                  + ": "
+                  + run.sims().size()
+                  + " sims ("
+                  + Printed.entries(run.entries())
+                  + ")");
+          if (!watch) {
+            out.println("Watch it with: cascade runs watch " + run.id());
+            out.flush();
+            return 0;
+          }
+          out.flush();
+          boolean interactive = !plain && RunWatcher.isTerminal();
+          return new RunWatcher(client, run.id(), out, interactive).watch();
+        });
   }
 }

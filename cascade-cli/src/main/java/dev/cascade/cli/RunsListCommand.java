@@ -1,9 +1,11 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Run;
+import dev.cascade.core.SimState;
+import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -33,51 +35,45 @@ final class RunsListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    ApiClient client = api.client();
-    JsonNode answer = client.get("/api/runs");
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(Formats.json(answer));
-    } else if (answer.path("runs").isEmpty()) {
+    return api.call(
+        client -> {
+          List<Run> runs = client.runs().list();
+          return Printed.answer(
+              spec, json, ApiJson.writeRunList(runs), out -> print(out, runs, client.url()));
+        });
+  }
+
+  private static void print(PrintWriter out, List<Run> runs, String url) {
+    if (runs.isEmpty()) {
       out.println(
-          "No runs on "
-              + client.baseUrl()
-              + "; start one with: cascade runs create TRACE CONFIG:COUNT...");
-    } else {
-      Instant now = Instant.now();
-      TextTable table =
-          new TextTable("ID", "TRACE", "STATE", ">SIMS", "ENTRIES", "SIMS BY STATE", ">AGE");
-      for (JsonNode run : answer.path("runs")) {
-        table.row(
-            Formats.text(run, "id"),
-            Formats.text(run, "trace_id"),
-            Formats.text(run, "state"),
-            run.path("sim_count").asInt(),
-            entries(run),
-            byState(run.path("sims_by_state")),
-            Formats.ago(Formats.text(run, "created_at"), now));
+          "No runs on " + url + "; start one with: cascade runs create TRACE CONFIG:COUNT...");
+      return;
+    }
+    Instant now = Instant.now();
+    TextTable table =
+        new TextTable("ID", "TRACE", "STATE", ">SIMS", "ENTRIES", "SIMS BY STATE", ">AGE");
+    for (Run run : runs) {
+      table.row(
+          run.id(),
+          run.traceId(),
+          run.state().wireName(),
+          run.sims().size(),
+          Printed.entries(run.entries()),
+          byState(run),
+          Formats.ago(run.createdAt().toString(), now));
+    }
+    table.print(out);
+  }
+
+  /** How many sims are in each state that has any, as the API counts them: {@code running 2}. */
+  static String byState(Run run) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (SimState state : SimState.values()) {
+      int count = (int) run.sims().stream().filter(sim -> sim.state() == state).count();
+      if (count > 0) {
+        counts.put(state.wireName(), count);
       }
-      table.print(out);
     }
-    out.flush();
-    return 0;
-  }
-
-  /** A run's entries as {@code SM90_H100 x2, SM90_H200 x1}. */
-  static String entries(JsonNode run) {
-    List<String> entries = new ArrayList<>();
-    for (JsonNode entry : run.path("entries")) {
-      entries.add(Formats.text(entry, "gpu_config") + " x" + entry.path("count").asInt());
-    }
-    return String.join(", ", entries);
-  }
-
-  /** {@code {"running": 2, "succeeded": 1}} as {@code running 2, succeeded 1}. */
-  static String byState(JsonNode counts) {
-    List<String> parts = new ArrayList<>();
-    for (Map.Entry<String, JsonNode> count : counts.properties()) {
-      parts.add(count.getKey() + " " + count.getValue().asInt());
-    }
-    return String.join(", ", parts);
+    return Printed.counts(counts);
   }
 }

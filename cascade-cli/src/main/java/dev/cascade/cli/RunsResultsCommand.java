@@ -1,8 +1,11 @@
 package dev.cascade.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Run;
+import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -57,22 +60,23 @@ final class RunsResultsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
-    ApiClient client = api.client();
-    PrintWriter out = spec.commandLine().getOut();
-    if (format.csv) {
-      out.print(client.text("/api/runs/" + runId + "/results.csv"));
-    } else {
-      JsonNode results = client.get("/api/runs/" + runId + "/results");
-      if (format.json) {
-        out.println(Formats.json(results));
-      } else {
-        print(out, results);
-      }
-    }
-    out.flush();
-    return 0;
+    return api.call(
+        client -> {
+          if (format.csv) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(client.results().csv(runId));
+            out.flush();
+            return 0;
+          }
+          Run run = client.runs().get(runId);
+          Map<String, Object> results =
+              ResultsJson.writeResults(run, client.results().compare(runId));
+          return Printed.answer(
+              spec, format.json, results, out -> print(out, Printed.tree(results)));
+        });
   }
 
+  /** The results as {@code ResultsJson.writeResults} writes them, for people. */
   static void print(PrintWriter out, JsonNode results) {
     out.println(
         "Results of run "

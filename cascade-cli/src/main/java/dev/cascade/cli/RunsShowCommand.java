@@ -1,11 +1,12 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Run;
+import dev.cascade.core.Sim;
+import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -42,64 +43,55 @@ final class RunsShowCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
-    JsonNode run = api.client().get("/api/runs/" + runId);
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(Formats.json(run));
-    } else {
-      print(out, run, Instant.now());
-    }
-    out.flush();
-    return 0;
+    return api.call(
+        client -> {
+          Run run = client.runs().get(runId);
+          Instant now = Instant.now();
+          return Printed.answer(
+              spec, json, ApiJson.writeRun(run, now), out -> print(out, run, now));
+        });
   }
 
-  static void print(PrintWriter out, JsonNode run, Instant now) {
-    out.println(
-        "Run "
-            + Formats.text(run, "id")
-            + " on trace "
-            + Formats.text(run, "trace_id")
-            + ": "
-            + Formats.text(run, "state"));
-    String created = Formats.text(run, "created_at");
+  static void print(PrintWriter out, Run run, Instant now) {
+    out.println("Run " + run.id() + " on trace " + run.traceId() + ": " + run.state().wireName());
+    String created = run.createdAt().toString();
     TextTable facts = new TextTable("FACT", "VALUE").withoutHeader().indent("  ");
-    facts.row(
-        "created", created == null ? null : created + " (" + Formats.ago(created, now) + " ago)");
-    facts.row("entries", RunsListCommand.entries(run));
-    facts.row("sims", run.path("sims").size() + ": " + byState(run.path("sims")));
+    facts.row("created", created + " (" + Formats.ago(created, now) + " ago)");
+    facts.row("entries", Printed.entries(run.entries()));
+    facts.row("sims", run.sims().size() + ": " + byState(run));
     facts.print(out);
     out.println();
     TextTable sims =
         new TextTable(
                 "CONFIG", ">REPLICA", "STATE", ">KERNELS", "CURRENT", ">HEARTBEAT", "SIM", "ERROR")
             .indent("  ");
-    for (JsonNode sim : run.path("sims")) {
+    for (Sim sim : run.sims()) {
       sims.row(
-          Formats.text(sim, "gpu_config"),
-          sim.path("replica").asInt(),
-          Formats.text(sim, "state"),
-          sim.path("kernels_done").asInt() + "/" + sim.path("kernels_total").asInt(),
-          Formats.shorten(Formats.text(sim, "current_kernel"), KERNEL_WIDTH),
-          heartbeat(Formats.number(sim, "heartbeat_age_s")),
-          Formats.text(sim, "id"),
-          Formats.text(sim, "error"));
+          sim.gpuConfig(),
+          sim.replica(),
+          sim.state().wireName(),
+          sim.progress().kernelsDone() + "/" + sim.progress().kernelsTotal(),
+          Formats.shorten(sim.progress().currentKernel(), KERNEL_WIDTH),
+          heartbeat(sim.lastHeartbeatAt(), now),
+          sim.id(),
+          sim.error());
     }
     sims.print(out);
   }
 
   /** Sims by state in the order they come: {@code running 2, succeeded 1}. */
-  static String byState(JsonNode sims) {
+  static String byState(Run run) {
     Map<String, Integer> counts = new LinkedHashMap<>();
-    for (JsonNode sim : sims) {
-      counts.merge(Formats.text(sim, "state"), 1, Integer::sum);
+    for (Sim sim : run.sims()) {
+      counts.merge(sim.state().wireName(), 1, Integer::sum);
     }
-    List<String> parts = new ArrayList<>();
-    counts.forEach((state, count) -> parts.add(state + " " + count));
-    return String.join(", ", parts);
+    return Printed.counts(counts);
   }
 
-  /** A heartbeat age as {@code 1.4s ago}; {@code none yet} before the first. */
-  static String heartbeat(Double ageSeconds) {
-    return ageSeconds == null ? "none yet" : Formats.seconds(ageSeconds) + " ago";
+  /** A heartbeat's age as {@code 1.4s ago}; {@code none yet} before the first. */
+  static String heartbeat(Instant lastHeartbeat, Instant now) {
+    return lastHeartbeat == null
+        ? "none yet"
+        : Formats.duration(Duration.between(lastHeartbeat, now)) + " ago";
   }
 }

@@ -40,6 +40,7 @@ final class RunsWatchCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
     boolean interactive = !plain && RunWatcher.isTerminal();
-    return new RunWatcher(api.client(), runId, spec.commandLine().getOut(), interactive).watch();
+    return api.call(
+        client -> new RunWatcher(client, runId, spec.commandLine().getOut(), interactive).watch());
   }
 }

@@ -1,6 +1,8 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Trace;
+import dev.cascade.core.TraceState;
+import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,55 +34,48 @@ final class TracesListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    ApiClient client = api.client();
-    JsonNode answer = client.get("/api/traces");
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(Formats.json(answer));
-    } else {
-      print(out, answer.path("traces"), client, Instant.now());
-    }
-    out.flush();
-    return 0;
+    return api.call(
+        client -> {
+          List<Trace> traces = client.traces().list();
+          return Printed.answer(
+              spec,
+              json,
+              ApiJson.writeTraceList(traces),
+              out -> print(out, traces, client.url(), Instant.now()));
+        });
   }
 
-  private static void print(PrintWriter out, JsonNode traces, ApiClient client, Instant now) {
+  private static void print(PrintWriter out, List<Trace> traces, String url, Instant now) {
     if (traces.isEmpty()) {
-      out.println(
-          "No traces on "
-              + client.baseUrl()
-              + "; upload one with: cascade traces push DIR --id ID");
+      out.println("No traces on " + url + "; upload one with: cascade traces push DIR --id ID");
       return;
     }
     TextTable table =
         new TextTable(
             "ID", "STATE", "ARCH", ">KERNELS", "MODEL", ">LAYERS", ">SIZE", ">AGE", "NOTES");
-    for (JsonNode trace : traces) {
-      String state = Formats.text(trace, "state");
-      boolean settled = "ready".equals(state);
+    for (Trace trace : traces) {
       table.row(
-          Formats.text(trace, "id"),
-          state,
-          Formats.text(trace, "trace_gpu_arch"),
-          settled ? trace.path("kernel_count").asInt() : null,
-          Formats.text(trace, "model_name"),
-          trace.path("traced_layers").isEmpty() ? null : trace.path("traced_layers").size(),
-          Formats.size(trace.path("size_bytes").asLong()),
-          Formats.ago(Formats.text(trace, "created_at"), now),
+          trace.id(),
+          trace.state().wireName(),
+          trace.traceGpuArch(),
+          trace.state() == TraceState.READY ? trace.kernelCount() : null,
+          trace.modelName(),
+          trace.tracedLayers().isEmpty() ? null : trace.tracedLayers().size(),
+          Formats.size(trace.sizeBytes()),
+          Formats.ago(trace.createdAt().toString(), now),
           notes(trace));
     }
     table.print(out);
   }
 
   /** What to know besides the columns: a sample, why it failed. */
-  static String notes(JsonNode trace) {
+  static String notes(Trace trace) {
     List<String> notes = new ArrayList<>();
-    if (trace.path("sample").asBoolean(false)) {
+    if (trace.sample()) {
       notes.add("sample: browse only, cannot run");
     }
-    String reason = Formats.text(trace, "reason");
-    if (reason != null) {
-      notes.add(reason);
+    if (trace.reason() != null) {
+      notes.add(trace.reason());
     }
     return String.join("; ", notes);
   }

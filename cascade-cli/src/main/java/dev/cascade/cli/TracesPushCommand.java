@@ -1,10 +1,10 @@
 package dev.cascade.cli;
 
+import dev.cascade.client.CascadeClient;
 import dev.cascade.core.Trace;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -101,8 +101,11 @@ final class TracesPushCommand implements Callable<Integer> {
   /** Where trace states come from, given CASCADE_URL and CASCADE_TOKEN; tests put a stand-in. */
   Function<Map<String, String>, TraceStatus.Source> statusSource =
       env ->
-          new HttpTraceStatus(
-              uri(valueOr(env, URL_ENV, DEFAULT_URL), URL_ENV, DEFAULT_URL), env.get(TOKEN_ENV));
+          new ServerTraceStatus(
+              CascadeClient.connect(
+                  uri(valueOr(env, URL_ENV, DEFAULT_URL), URL_ENV, DEFAULT_URL),
+                  env.get(TOKEN_ENV)),
+              blankToNull(env.get(TOKEN_ENV)) != null);
 
   /** How often the trace's state is asked for while waiting. */
   Duration pollInterval = Duration.ofSeconds(1);
@@ -296,19 +299,10 @@ final class TracesPushCommand implements Callable<Integer> {
   private Optional<TraceStatus> ask(TraceStatus.Source status) throws InterruptedException {
     try {
       return status.find(id);
-    } catch (HttpTraceStatus.TokenRefusedException e) {
+    } catch (ServerTraceStatus.TokenRefusedException e) {
       throw new PushException(1, e.getMessage(), e);
-    } catch (ConnectException e) {
-      throw new PushException(
-          1,
-          "cannot reach Cascade at "
-              + status.describe()
-              + " to wait for the trace ("
-              + e
-              + "); start `cascade serve`, set "
-              + URL_ENV
-              + " to where it listens, or pass --no-wait",
-          e);
+    } catch (ServerTraceStatus.UnreachableException e) {
+      throw new PushException(1, e.getMessage() + " to where it listens, or pass --no-wait", e);
     } catch (IOException e) {
       throw new PushException(
           1,

@@ -1,7 +1,9 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.Trace;
+import dev.cascade.core.TraceKernel;
+import dev.cascade.core.TraceState;
+import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,67 +48,61 @@ final class TracesShowCommand implements Callable<Integer> {
               + id
               + "\" is not valid: trace ids are 1 to 200 of A-Z a-z 0-9 . _ - (not . or ..)");
     }
-    ApiClient client = api.client();
-    JsonNode trace = client.get("/api/traces/" + id);
-    PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.println(Formats.json(trace));
-    } else {
-      print(out, trace, Instant.now());
-    }
-    out.flush();
-    return 0;
+    return api.call(
+        client -> {
+          Trace trace = client.traces().get(id);
+          return Printed.answer(
+              spec, json, ApiJson.writeTrace(trace, true), out -> print(out, trace, Instant.now()));
+        });
   }
 
-  private static void print(PrintWriter out, JsonNode trace, Instant now) {
-    String state = Formats.text(trace, "state");
+  private static void print(PrintWriter out, Trace trace, Instant now) {
+    String state = trace.state().wireName();
     List<String> stateNotes = new ArrayList<>();
-    if (trace.path("runnable").asBoolean(false)) {
+    if (trace.runnable()) {
       stateNotes.add("runnable");
     }
     String notes = TracesListCommand.notes(trace);
     if (!notes.isEmpty()) {
       stateNotes.add(notes);
     }
-    out.println("Trace " + Formats.text(trace, "id"));
+    out.println("Trace " + trace.id());
     TextTable facts = new TextTable("FACT", "VALUE").withoutHeader().indent("  ");
     facts.row(
         "state", state + (stateNotes.isEmpty() ? "" : " (" + String.join("; ", stateNotes) + ")"));
-    facts.row("arch", Formats.text(trace, "trace_gpu_arch"));
-    facts.row("suggested", Formats.text(trace, "suggested_sim_config"));
-    facts.row("model", Formats.text(trace, "model_name"));
-    List<String> layers = new ArrayList<>();
-    trace.path("traced_layers").forEach(layer -> layers.add(layer.asText()));
-    facts.row("layers", layers.isEmpty() ? null : String.join(", ", layers));
-    facts.row("kernels", trace.path("kernel_count").asInt());
-    facts.row("size", Formats.size(trace.path("size_bytes").asLong()));
-    facts.row("created", when(Formats.text(trace, "created_at"), now));
-    facts.row("updated", when(Formats.text(trace, "updated_at"), now));
+    facts.row("arch", trace.traceGpuArch());
+    facts.row("suggested", trace.suggestedSimConfig());
+    facts.row("model", trace.modelName());
+    facts.row(
+        "layers", trace.tracedLayers().isEmpty() ? null : String.join(", ", trace.tracedLayers()));
+    facts.row("kernels", trace.kernelCount());
+    facts.row("size", Formats.size(trace.sizeBytes()));
+    facts.row("created", when(trace.createdAt(), now));
+    facts.row("updated", when(trace.updatedAt(), now));
     facts.print(out);
 
-    JsonNode kernels = trace.path("kernels");
     out.println();
-    if (kernels.isEmpty()) {
+    if (trace.kernels().isEmpty()) {
       out.println(
           "No kernels listed"
-              + ("ready".equals(state) ? "." : " yet: the trace is " + state + "."));
+              + (trace.state() == TraceState.READY ? "." : " yet: the trace is " + state + "."));
       return;
     }
     TextTable table =
         new TextTable(">#", "NAME", "GRID", "BLOCK", ">INSTRUCTIONS", "FILE").indent("  ");
-    for (JsonNode kernel : kernels) {
+    for (TraceKernel kernel : trace.kernels()) {
       table.row(
-          kernel.path("index").asInt(),
-          Formats.text(kernel, "name"),
-          Formats.text(kernel, "grid"),
-          Formats.text(kernel, "block"),
-          kernel.path("instructions").isNumber() ? kernel.path("instructions").asLong() : null,
-          Formats.text(kernel, "file"));
+          kernel.index(),
+          kernel.name(),
+          kernel.grid(),
+          kernel.block(),
+          kernel.instructions(),
+          kernel.file());
     }
     table.print(out);
   }
 
-  private static String when(String isoTime, Instant now) {
-    return isoTime == null ? null : isoTime + " (" + Formats.ago(isoTime, now) + " ago)";
+  private static String when(Instant time, Instant now) {
+    return time + " (" + Formats.ago(time.toString(), now) + " ago)";
   }
 }

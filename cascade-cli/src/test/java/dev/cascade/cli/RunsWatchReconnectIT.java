@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.cascade.client.CascadeClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -79,8 +80,9 @@ final class RunsWatchReconnectIT {
   @Test
   void watch_onATerminal_redrawsTheBlockInPlace() throws Exception {
     StringWriter out = new StringWriter();
-    ApiClient client =
-        new ApiClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), null);
+    CascadeClient client =
+        CascadeClient.connect(
+            URI.create("http://127.0.0.1:" + server.getAddress().getPort()), null);
     RunWatcher watcher = new RunWatcher(client, RUN, new PrintWriter(out, true), true);
     watcher.tick = Duration.ofMillis(50);
 
@@ -119,7 +121,8 @@ final class RunsWatchReconnectIT {
         200,
         "{\"id\": \""
             + RUN
-            + "\", \"trace_id\": \"demo\", \"state\": \""
+            + "\", \"trace_id\": \"demo\", \"created_at\": \"2026-01-01T00:00:00Z\","
+            + " \"state\": \""
             + (done ? "succeeded" : "active")
             + "\", \"entries\": [{\"gpu_config\": \"SM90_H100\", \"count\": 1}], \"sim_count\": 1,"
             + " \"sims\": ["
@@ -165,7 +168,8 @@ final class RunsWatchReconnectIT {
         + SIM
         + "\", \"run_id\": \""
         + RUN
-        + "\", \"gpu_config\": \"SM90_H100\", \"replica\": 0, \"state\": \""
+        + "\", \"gpu_config\": \"SM90_H100\", \"replica\": 0,"
+        + " \"created_at\": \"2026-01-01T00:00:00Z\", \"state\": \""
         + state
         + "\", \"error\": null, \"kernels_done\": "
         + done

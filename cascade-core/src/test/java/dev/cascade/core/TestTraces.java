@@ -1,41 +1,26 @@
 package dev.cascade.core;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Small traces written into a data dir's traces folder, as an upload would leave them. */
+/**
+ * Small traces written into a data dir's traces folder: {@link
+ * dev.cascade.core.testkit.TestTraces}.
+ */
 final class TestTraces {
 
   private TestTraces() {}
 
   static Path folder(Path dataDir, String id) {
-    return dataDir.resolve("s3/cascade/accelsim-traces").resolve(id);
+    return dev.cascade.core.testkit.TestTraces.folder(dataDir, id);
   }
 
   /** A processed trace of {@code kernels} small kernels; {@code metadata} is metadata.json. */
   static Path write(Path dataDir, String id, int kernels, String metadata) throws IOException {
-    Path traces = Files.createDirectories(folder(dataDir, id).resolve("traces"));
-    StringBuilder list = new StringBuilder();
-    for (int k = 1; k <= kernels; k++) {
-      list.append("kernel-").append(k).append(".traceg\n");
-      Files.writeString(
-          traces.resolve("kernel-" + k + ".traceg"),
-          "-kernel name = kernel_"
-              + k
-              + "\n-kernel id = "
-              + k
-              + "\n-grid dim = (2,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n"
-              + "-binary version = 90\n-cuda stream id = 0\n\n#traces format = threadblock_x"
-              + " threadblock_y threadblock_z warpid_tb PC mask dest_num [reg_dests] opcode"
-              + " src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n");
-    }
-    Files.writeString(traces.resolve("kernelslist.g"), list);
-    Files.writeString(folder(dataDir, id).resolve("metadata.json"), metadata);
-    return folder(dataDir, id);
+    return dev.cascade.core.testkit.TestTraces.write(dataDir, id, kernels, metadata);
   }
 
   static Path writeReady(Path dataDir, String id, int kernels) throws IOException {
-    return write(dataDir, id, kernels, "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_90\"}");
+    return dev.cascade.core.testkit.TestTraces.writeReady(dataDir, id, kernels);
   }
 }

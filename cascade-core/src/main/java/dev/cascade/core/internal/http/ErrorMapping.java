@@ -2,12 +2,12 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.MethodNotAllowedResponse;
 import java.nio.ByteBuffer;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
@@ -97,11 +97,7 @@ final class ErrorMapping {
   }
 
   static Map<String, Object> body(String code, String message, String field) {
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", message == null || message.isBlank() ? code.replace('_', ' ') : message);
-    error.put("field", field);
-    return Map.of("error", error);
+    return ApiJson.writeError(code, message, field);
   }
 
   static String codeFor(int status) {

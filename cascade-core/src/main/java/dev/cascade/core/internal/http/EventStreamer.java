@@ -1,11 +1,11 @@
 package dev.cascade.core.internal.http;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.Runs;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
@@ -132,34 +132,16 @@ final class EventStreamer {
    * line holding {@code {"event_id", "run_id", "sim_id", "kind", "at", "data": {...}}}.
    */
   static byte[] frame(SimEvent event) {
-    StringBuilder data = new StringBuilder(event.data().length() + 160);
-    data.append("{\"event_id\":").append(event.id());
-    data.append(",\"run_id\":");
-    quote(data, event.runId());
-    data.append(",\"sim_id\":");
-    quote(data, event.simId());
-    data.append(",\"kind\":\"").append(event.kind().wireName()).append('"');
-    data.append(",\"at\":\"").append(event.at()).append('"');
-    data.append(",\"data\":").append(event.data().strip()).append('}');
+    String data = ApiJson.writeEvent(event);
     StringBuilder frame = new StringBuilder(data.length() + 48);
     frame.append("id: ").append(event.id()).append('\n');
     frame.append("event: ").append(event.kind().wireName()).append('\n');
     // JSON text needs no line breaks; any inside the stored data become extra data lines.
-    for (String line : data.toString().split("\r\n|\r|\n", -1)) {
+    for (String line : data.split("\r\n|\r|\n", -1)) {
       frame.append("data: ").append(line).append('\n');
     }
     frame.append('\n');
     return frame.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static void quote(StringBuilder out, String text) {
-    if (text == null) {
-      out.append("null");
-      return;
-    }
-    out.append('"');
-    JsonStringEncoder.getInstance().quoteAsString(text, out);
-    out.append('"');
   }
 
   /**

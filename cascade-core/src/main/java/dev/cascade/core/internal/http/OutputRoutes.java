@@ -5,14 +5,12 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
-import dev.cascade.core.KernelComparison;
-import dev.cascade.core.KernelResult;
 import dev.cascade.core.Results;
 import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
-import dev.cascade.core.Spread;
+import dev.cascade.core.json.ResultsJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -21,10 +19,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** What sims produced: a sim's log and kernels, and a run's results as JSON and CSV. */
 final class OutputRoutes {
@@ -86,33 +81,12 @@ final class OutputRoutes {
             .filter(GpuConfig::usable)
             .map(GpuConfig::clockMhz)
             .orElse(null);
-    List<Map<String, Object>> kernels = new ArrayList<>();
-    for (KernelResult kernel : runs.kernels(simId)) {
-      kernels.add(kernel(kernel, clockMhz));
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("sim_id", sim.id());
-    body.put("run_id", sim.runId());
-    body.put("gpu_config", sim.gpuConfig());
-    body.put("replica", sim.replica());
-    body.put("state", sim.state().wireName());
-    body.put("clock_mhz", clockMhz);
-    body.put("kernels", kernels);
-    Json.send(ctx, 200, body);
+    Json.send(ctx, 200, ResultsJson.writeSimKernels(sim, clockMhz, runs.kernels(simId)));
   }
 
   private void results(Context ctx) {
     Run run = runs.get(ctx.pathParam("id"));
-    List<Map<String, Object>> list = new ArrayList<>();
-    for (ConfigResult config : results.compare(run.id())) {
-      list.add(configResult(config));
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("run_id", run.id());
-    body.put("trace_id", run.traceId());
-    body.put("state", run.state().wireName());
-    body.put("configs", list);
-    Json.send(ctx, 200, body);
+    Json.send(ctx, 200, ResultsJson.writeResults(run, results.compare(run.id())));
   }
 
   private void resultsCsv(Context ctx) throws IOException {
@@ -125,61 +99,6 @@ final class OutputRoutes {
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
     ResultsCsv.write(compared, out);
     out.flush();
-  }
-
-  static Map<String, Object> kernel(KernelResult kernel, Double clockMhz) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("position", kernel.position());
-    fields.put("name", kernel.name());
-    fields.put("uid", kernel.uid());
-    fields.put("instance", kernel.instance());
-    fields.put("cycles", kernel.cycles());
-    fields.put("instructions", kernel.instructions());
-    fields.put("ipc", kernel.ipc());
-    fields.put("simulated_time_us", clockMhz == null ? null : kernel.cycles() / clockMhz);
-    fields.put("stats", kernel.stats());
-    return fields;
-  }
-
-  static Map<String, Object> configResult(ConfigResult config) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("gpu_config", config.gpuConfig());
-    fields.put("arch", config.arch());
-    fields.put("clock_mhz", config.clockMhz());
-    fields.put("replicas", config.replicas());
-    fields.put("succeeded", config.succeeded());
-    List<Map<String, Object>> kernels = new ArrayList<>(config.kernels().size());
-    for (KernelComparison kernel : config.kernels()) {
-      kernels.add(comparison(kernel));
-    }
-    fields.put("kernels", kernels);
-    fields.put("total", comparison(config.total()));
-    fields.put("notes", config.notes());
-    return fields;
-  }
-
-  private static Map<String, Object> comparison(KernelComparison kernel) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("name", kernel.name());
-    fields.put("instance", kernel.instance());
-    fields.put("n", kernel.n());
-    fields.put("replicas", kernel.replicas());
-    fields.put("cycles", spread(kernel.cycles()));
-    fields.put("instructions", spread(kernel.instructions()));
-    fields.put("ipc", spread(kernel.ipc()));
-    fields.put("simulated_time_us", spread(kernel.simulatedTimeUs()));
-    return fields;
-  }
-
-  private static Map<String, Object> spread(Spread spread) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("n", spread.n());
-    fields.put("mean", spread.mean());
-    fields.put("stdev", spread.stdev());
-    fields.put("min", spread.min());
-    fields.put("max", spread.max());
-    fields.put("values", spread.values());
-    return fields;
   }
 
   private static long wholeNumber(String text, String name, long max) {

@@ -5,12 +5,12 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Runs;
+import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Creating, listing, reading and cancelling runs. */
 final class RunRoutes {
@@ -57,18 +57,18 @@ final class RunRoutes {
     }
     Run run = runs.create(traceId, entries);
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, RunJson.run(run, clock.instant()));
+    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
   }
 
   private void list(Context ctx) {
-    Json.send(ctx, 200, Map.of("runs", runs.list().stream().map(RunJson::summary).toList()));
+    Json.send(ctx, 200, ApiJson.writeRunList(runs.list()));
   }
 
   private void get(Context ctx) {
-    Json.send(ctx, 200, RunJson.run(runs.get(ctx.pathParam("id")), clock.instant()));
+    Json.send(ctx, 200, ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()));
   }
 
   private void cancel(Context ctx) {
-    Json.send(ctx, 200, RunJson.run(runs.cancel(ctx.pathParam("id")), clock.instant()));
+    Json.send(ctx, 200, ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()));
   }
 }

@@ -12,6 +12,7 @@ import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.SimTokens;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
+import dev.cascade.core.testkit.TestTraces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,7 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -184,24 +184,7 @@ final class ApiServer implements AutoCloseable {
   }
 
   static void writeTrace(Path dataDir, String id, int kernels, String metadata) throws IOException {
-    Path folder = dataDir.resolve("s3/cascade/accelsim-traces").resolve(id);
-    Path traces = Files.createDirectories(folder.resolve("traces"));
-    StringBuilder list = new StringBuilder();
-    for (int k = 1; k <= kernels; k++) {
-      list.append("kernel-").append(k).append(".traceg\n");
-      Files.writeString(
-          traces.resolve("kernel-" + k + ".traceg"),
-          "-kernel name = kernel_"
-              + k
-              + "\n-kernel id = "
-              + k
-              + "\n-grid dim = (2,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n"
-              + "-binary version = 90\n-cuda stream id = 0\n\n#traces format = threadblock_x"
-              + " threadblock_y threadblock_z warpid_tb PC mask dest_num [reg_dests] opcode"
-              + " src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n");
-    }
-    Files.writeString(traces.resolve("kernelslist.g"), list);
-    Files.writeString(folder.resolve("metadata.json"), metadata);
+    TestTraces.write(dataDir, id, kernels, metadata);
   }
 
   /** An HTTP answer. */

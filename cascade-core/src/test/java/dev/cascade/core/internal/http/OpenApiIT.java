@@ -3,11 +3,21 @@ package dev.cascade.core.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.ConfigResult;
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.KernelComparison;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.SimEvent;
+import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.JsonSamples;
+import dev.cascade.core.json.ResultsJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,6 +96,67 @@ final class OpenApiIT {
     assertThat(runs.get("security").get(0).has("userToken")).isTrue();
     assertThat(runs.get("responses").has("201")).isTrue();
     assertThat(runs.get("responses").has("422")).isTrue();
+  }
+
+  @Test
+  void schemas_haveExactlyTheFieldsTheMappingWrites() {
+    ConfigResult config =
+        new ConfigResult(
+            "SM90_H100",
+            "sm_90",
+            1980.0,
+            2,
+            2,
+            List.of(JsonSamples.comparison("kernel_1")),
+            JsonSamples.comparison(KernelComparison.TOTAL),
+            List.of());
+    SimEvent event =
+        new SimEvent(1, "r_1", "s_1", SimEvent.Kind.LOG, JsonSamples.T0, "{\"lines\": []}");
+    Map<String, Map<String, Object>> written = new LinkedHashMap<>();
+    written.put("Trace", ApiJson.writeTrace(JsonSamples.trace(), true));
+    written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
+    written.put(
+        "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
+    written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
+    written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
+    written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
+    written.put("Sim", ApiJson.writeSim(JsonSamples.runningSim(), JsonSamples.T0));
+    written.put("KernelResult", ResultsJson.writeKernel(JsonSamples.kernel(), 1980.0));
+    written.put(
+        "SimKernels",
+        ResultsJson.writeSimKernels(
+            JsonSamples.runningSim(), 1980.0, List.of(JsonSamples.kernel())));
+    written.put("Spread", ResultsJson.writeSpread(JsonSamples.comparison("k").cycles()));
+    written.put("KernelComparison", ResultsJson.writeKernelComparison(config.total()));
+    written.put("ConfigResult", ResultsJson.writeConfigResult(config));
+    written.put("Results", ResultsJson.writeResults(JsonSamples.run(), List.of(config)));
+    written.put("Error", ApiJson.writeError("invalid", "bad", "trace_id"));
+    written.put("SimEventData", toMap(ApiJson.writeEvent(event)));
+
+    JsonNode schemas = document.get("components").get("schemas");
+    for (Map.Entry<String, Map<String, Object>> entry : written.entrySet()) {
+      JsonNode schema = schemas.get(entry.getKey());
+      assertThat(schema).as(entry.getKey()).isNotNull();
+      List<String> described = new ArrayList<>();
+      schema.get("properties").fieldNames().forEachRemaining(described::add);
+      assertThat(entry.getValue().keySet())
+          .as("the fields of %s", entry.getKey())
+          .containsExactlyInAnyOrderElementsOf(described);
+      schema
+          .get("required")
+          .forEach(
+              required ->
+                  assertThat(entry.getValue()).as(entry.getKey()).containsKey(required.asText()));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> toMap(String json) {
+    try {
+      return ApiServer.JSON.readValue(json, Map.class);
+    } catch (IOException e) {
+      throw new AssertionError(json, e);
+    }
   }
 
   private static void collectRefs(JsonNode node, List<String> refs) {

@@ -1,0 +1,117 @@
+package dev.cascade.client;
+
+import dev.cascade.core.EventStream;
+import dev.cascade.core.GpuConfig;
+import dev.cascade.core.Results;
+import dev.cascade.core.Runs;
+import dev.cascade.core.Traces;
+import dev.cascade.core.json.ApiJson;
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A client of a running Cascade's HTTP API ({@code docs/api.md}), with the same interfaces an
+ * embedded Cascade has: {@link #runs()}, {@link #traces()}, {@link #results()}, and the GPU config
+ * catalog ({@link #configs()}).
+ *
+ * <pre>{@code
+ * try (CascadeClient cascade = CascadeClient.connect(URI.create("http://127.0.0.1:8080"), token)) {
+ *   Run run = cascade.runs().create("demo", List.of(new RunEntry("SM90_H100", 2)));
+ *   run = cascade.runs().await(run.id(), Duration.ofMinutes(10));
+ * }
+ * }</pre>
+ *
+ * <p>Errors are the server's own {@link dev.cascade.core.CascadeException}s, with its code, message
+ * and field; a server that cannot be reached is {@code unavailable}, with a message naming the URL.
+ * Safe for use by several threads.
+ */
+public final class CascadeClient implements AutoCloseable {
+
+  /** What a followed event stream reports besides its events: drops and reconnections. */
+  public interface StreamListener {
+    /** The stream is open; {@code resumed} when it was open before and dropped. */
+    default void connected(boolean resumed) {}
+
+    /** The stream dropped, for {@code reason}; it reconnects after a pause. */
+    default void dropped(String reason) {}
+  }
+
+  private static final StreamListener SILENT = new StreamListener() {};
+
+  private final Http http;
+  private final Runs runs;
+  private final Traces traces;
+  private final Results results;
+
+  private CascadeClient(String baseUrl, String token) {
+    this.http = new Http(baseUrl, token);
+    this.runs = new RemoteRuns(http, this);
+    this.traces = new RemoteTraces(http);
+    this.results = new RemoteResults(http);
+  }
+
+  /**
+   * A client of the server at {@code url} ({@code http://host:port}, or with the path Cascade is
+   * mounted under), sending {@code token} as the user token unless it is null or blank. Nothing is
+   * sent until the first call.
+   *
+   * @throws IllegalArgumentException when {@code url} is not an {@code http://} or {@code https://}
+   *     URL with a host
+   */
+  public static CascadeClient connect(URI url, String token) {
+    Objects.requireNonNull(url, "url");
+    boolean http =
+        "http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme());
+    if (!http || url.getHost() == null || url.getQuery() != null || url.getFragment() != null) {
+      throw new IllegalArgumentException(
+          "\""
+              + url
+              + "\" is not the URL of a Cascade server; give one such as http://127.0.0.1:8080");
+    }
+    String text = url.toString();
+    while (text.endsWith("/")) {
+      text = text.substring(0, text.length() - 1);
+    }
+    return new CascadeClient(text, token == null || token.isBlank() ? null : token.strip());
+  }
+
+  /** Where the server is, without a trailing slash: {@code http://127.0.0.1:8080}. */
+  public String url() {
+    return http.baseUrl();
+  }
+
+  /** Runs and their sims on the server. */
+  public Runs runs() {
+    return runs;
+  }
+
+  /** The server's traces; their folders are on the server's machine ({@code folderOf} refuses). */
+  public Traces traces() {
+    return traces;
+  }
+
+  /** Runs' results, compared per GPU config. */
+  public Results results() {
+    return results;
+  }
+
+  /** The server's GPU config catalog, usable or not, sorted by name. */
+  public List<GpuConfig> configs() {
+    return http.get("/api/gpu-configs", ApiJson::readGpuConfigList);
+  }
+
+  /**
+   * The run's events after {@code afterId}, past and live, as {@link Runs#events} gives them, with
+   * {@code listener} told when the stream drops and reconnects.
+   */
+  public EventStream events(String runId, long afterId, StreamListener listener) {
+    return new SseEvents(http, runId, afterId, listener == null ? SILENT : listener);
+  }
+
+  /** Stops the HTTP client; streams still open end. */
+  @Override
+  public void close() {
+    http.close();
+  }
+}

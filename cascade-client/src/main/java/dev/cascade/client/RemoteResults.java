@@ -1,0 +1,27 @@
+package dev.cascade.client;
+
+import dev.cascade.core.ConfigResult;
+import dev.cascade.core.Results;
+import dev.cascade.core.json.ResultsJson;
+import java.util.List;
+
+/** {@code GET /api/runs/{id}/results} and {@code .../results.csv}. */
+final class RemoteResults implements Results {
+
+  private final Http http;
+
+  RemoteResults(Http http) {
+    this.http = http;
+  }
+
+  @Override
+  public List<ConfigResult> compare(String runId) {
+    return http.get("/api/runs/" + Http.segment(runId) + "/results", ResultsJson::readResults);
+  }
+
+  /** The server's CSV as it wrote it. */
+  @Override
+  public String csv(String runId) {
+    return http.text("/api/runs/" + Http.segment(runId) + "/results.csv");
+  }
+}

@@ -1,0 +1,155 @@
+package dev.cascade.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.EventStream;
+import dev.cascade.core.KernelResult;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.Runs;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimState;
+import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.ResultsJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Runs over {@code /api/runs} and sims' output over {@code /api/sims/{id}/...}. */
+final class RemoteRuns implements Runs {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Http http;
+  private final CascadeClient client;
+
+  RemoteRuns(Http http, CascadeClient client) {
+    this.http = http;
+    this.client = client;
+  }
+
+  @Override
+  public Run create(String traceId, List<RunEntry> entries) {
+    return http.post("/api/runs", ApiJson.writeRunRequest(traceId, entries), ApiJson::readRun);
+  }
+
+  @Override
+  public Optional<Run> find(String runId) {
+    try {
+      return Optional.of(get(runId));
+    } catch (CascadeException e) {
+      if (e.code() == ErrorCode.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public Run get(String runId) {
+    return http.get(runPath(runId), ApiJson::readRun);
+  }
+
+  /**
+   * Every run, newest first. The list the server gives has no sims, so each run is read on its own:
+   * one request per run.
+   */
+  @Override
+  public List<Run> list() {
+    List<Run> runs = new ArrayList<>();
+    for (String id : http.get("/api/runs", ApiJson::readRunListIds)) {
+      find(id).ifPresent(runs::add);
+    }
+    return runs;
+  }
+
+  @Override
+  public Run cancel(String runId) {
+    return http.post(runPath(runId) + "/cancel", null, ApiJson::readRun);
+  }
+
+  /**
+   * Follows the run's events until every sim has reached a finished state (they never leave one),
+   * or the time is up; then reads the run once more. A dropped stream resumes where it stopped.
+   */
+  @Override
+  public Run await(String runId, Duration timeout) throws InterruptedException {
+    Run run = get(runId);
+    if (run.state() != RunState.ACTIVE) {
+      return run;
+    }
+    Map<String, SimState> states = new HashMap<>();
+    run.sims().forEach(sim -> states.put(sim.id(), sim.state()));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (EventStream events = events(runId, 0)) {
+      while (RunState.of(states.values()) == RunState.ACTIVE) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        Optional<SimEvent> event = events.next(Duration.ofNanos(left));
+        if (event.isPresent() && event.get().kind() == SimEvent.Kind.SIM) {
+          Sim sim = ApiJson.readSim(parse(event.get().data()));
+          states.merge(sim.id(), sim.state(), (was, now) -> was.isFinished() ? was : now);
+        }
+      }
+    }
+    return get(runId);
+  }
+
+  @Override
+  public EventStream events(String runId, long afterId) {
+    return client.events(runId, afterId, null);
+  }
+
+  /** The sim, read from its kernels' answer (which names its run) and then its run. */
+  @Override
+  public Sim sim(String simId) {
+    String runId = http.get(simPath(simId) + "/kernels", node -> node.path("run_id").asText(null));
+    return get(runId).sims().stream()
+        .filter(sim -> sim.id().equals(simId))
+        .findFirst()
+        .orElseThrow(
+            () -> new CascadeException(ErrorCode.NOT_FOUND, "there is no sim \"" + simId + "\""));
+  }
+
+  @Override
+  public InputStream log(String simId) {
+    return http.stream(simPath(simId) + "/log");
+  }
+
+  @Override
+  public List<String> logTail(String simId, int lines) {
+    return http.text(simPath(simId) + "/log?tail=" + lines).lines().toList();
+  }
+
+  @Override
+  public List<KernelResult> kernels(String simId) {
+    return http.get(simPath(simId) + "/kernels", ResultsJson::readSimKernels);
+  }
+
+  private static String runPath(String runId) {
+    return "/api/runs/" + Http.segment(runId);
+  }
+
+  private static String simPath(String simId) {
+    return "/api/sims/" + Http.segment(simId);
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("an event's data is not JSON: " + e.getMessage());
+    }
+  }
+}
