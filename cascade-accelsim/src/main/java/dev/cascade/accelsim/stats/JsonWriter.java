@@ -281,8 +281,9 @@ final class JsonWriter {
     return escaped == null ? text : escaped.toString();
   }
 
+  /** A backslash, {@code u} and all four hex digits (so U+2028 does not come out as U+0028). */
   private static String unicode(char c) {
-    return "\\u00" + HEX[c >> 4 & 0xF] + HEX[c & 0xF];
+    return "\\u" + HEX[c >> 12 & 0xF] + HEX[c >> 8 & 0xF] + HEX[c >> 4 & 0xF] + HEX[c & 0xF];
   }
 
   /** Room for {@code chars} more chars (at most half the buffer): flushes when too full. */

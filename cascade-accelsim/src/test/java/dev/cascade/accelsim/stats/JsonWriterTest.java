@@ -37,7 +37,7 @@ final class JsonWriterTest {
     JsonWriter json = new JsonWriter(text);
     String key = "a\"b";
     json.beginObject();
-    json.field("s", "x\u0001");
+    json.field("s", "x\u0001\u2028\u2029");
     json.field("n", (String) null);
     json.field("l", 3L);
     json.field("d", 0.5);
@@ -51,7 +51,7 @@ final class JsonWriterTest {
 
     assertThat(text.toString())
         .isEqualTo(
-            "{\"s\":\"x\\u0001\",\"n\":null,\"l\":3,\"d\":0.5,\"b\":false,\"a\\\"b\":1,\"a\\\"b\":2}");
+            "{\"s\":\"x\\u0001\\u2028\\u2029\",\"n\":null,\"l\":3,\"d\":0.5,\"b\":false,\"a\\\"b\":1,\"a\\\"b\":2}");
   }
 
   @Test
