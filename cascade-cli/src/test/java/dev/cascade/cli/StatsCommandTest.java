@@ -9,7 +9,6 @@ import dev.cascade.accelsim.stats.StatsCsv;
 import dev.cascade.accelsim.stats.StatsJson;
 import dev.cascade.accelsim.stats.StatsWriter;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The command: options, files it cannot read, exit codes, and that it prints the documents of
@@ -29,9 +27,7 @@ import picocli.CommandLine;
  */
 final class StatsCommandTest {
 
-  private static final Path REAL_LOGS =
-      Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"))
-          .resolve("accelsim/real-logs");
+  private static final Path REAL_LOGS = CapturedCli.FIXTURES.resolve("accelsim/real-logs");
   private static final Path PATHFINDER =
       REAL_LOGS.resolve("RTX3070mod_pathfinder-rodinia-2.0-ft_4kernels.accelsim.log");
   private static final Path L1_LAT = REAL_LOGS.resolve("A30MIG1g_l1_lat_1kernel.accelsim.log");
@@ -66,14 +62,12 @@ final class StatsCommandTest {
 
   @TempDir Path folder;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCli cli = new CapturedCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   private int run(String... args) {
-    CommandLine commandLine = CascadeCommand.newCommandLine();
-    commandLine.setOut(new PrintWriter(out));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.run(args);
   }
 
   private Path log(String name, String text) throws IOException {
