@@ -4,6 +4,7 @@ import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.StatsCsv;
 import dev.cascade.accelsim.stats.StatsJson;
 import dev.cascade.accelsim.stats.StatsWriter;
+import dev.cascade.core.ErrorCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -81,7 +82,7 @@ final class StatsCommand implements Callable<Integer> {
       String problem = parse(file, writer);
       if (problem != null) {
         err.println("cascade stats: cannot read '" + file + "': " + problem);
-        exitCode = 1;
+        exitCode = ErrorCode.NOT_FOUND.exitCode(); // a failure: what cannot be found or read
       }
       if (!format.json && outputBroken(out)) {
         throw new IOException(CANNOT_WRITE);
