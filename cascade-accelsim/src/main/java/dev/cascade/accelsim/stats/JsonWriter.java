@@ -83,18 +83,6 @@ final class JsonWriter {
     value(value);
   }
 
-  /** A name and its decimal value in one call, written as {@link #value(double)} does. */
-  void field(String name, double value) {
-    name(name);
-    value(value);
-  }
-
-  /** A name and its boolean value in one call. */
-  void field(String name, boolean value) {
-    name(name);
-    value(value);
-  }
-
   /**
    * Like {@link #name} for names seen again and again: remembered by identity (the parser hands out
    * one String per key), escaped once.

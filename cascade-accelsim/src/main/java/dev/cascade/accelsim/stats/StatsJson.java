@@ -94,7 +94,8 @@ public final class StatsJson implements StatsWriter {
     json.field("instance", kernel.instance());
     json.field("cycles", kernel.cycles());
     json.field("instructions", kernel.instructions());
-    json.field("ipc", kernel.ipc());
+    json.name("ipc");
+    json.value(kernel.ipc());
     json.name("stats");
     json.beginObject();
     kernel.forEachStat(statWriter);
@@ -106,7 +107,8 @@ public final class StatsJson implements StatsWriter {
   public void endFile(LogOutcome outcome) {
     fileHeader();
     json.endArray();
-    json.field("complete", outcome.complete());
+    json.name("complete");
+    json.value(outcome.complete());
     json.name("outcome");
     json.beginObject();
     json.field("state", outcome.state().label());
