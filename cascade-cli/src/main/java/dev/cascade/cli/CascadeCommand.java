@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.ErrorCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,11 +32,21 @@ public final class CascadeCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** A command line with Cascade's exit codes: 0 ok, 1 failure, 2 usage. */
+  /**
+   * A command line with Cascade's exit codes, those of {@link ErrorCode#exitCode()}: 0 ok, 1
+   * failure, 2 usage (a bad option or value, picocli's or the API's).
+   */
   public static CommandLine newCommandLine() {
     CommandLine commandLine = new CommandLine(new CascadeCommand());
     commandLine.setExecutionExceptionHandler(new FailureHandler());
+    exitOnInvalidInputAsInvalid(commandLine);
     return commandLine;
+  }
+
+  /** Picocli's usage errors exit as {@link ErrorCode#INVALID} does, in every subcommand. */
+  private static void exitOnInvalidInputAsInvalid(CommandLine commandLine) {
+    commandLine.getCommandSpec().exitCodeOnInvalidInput(ErrorCode.INVALID.exitCode());
+    commandLine.getSubcommands().values().forEach(CascadeCommand::exitOnInvalidInputAsInvalid);
   }
 
   public static void main(String[] args) {

@@ -1,23 +1,62 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns an exception escaping a subcommand into one line on stderr and exit code 1, so a user sees
- * what failed and why instead of a stack trace. {@code CASCADE_DEBUG=1} shows the trace too.
+ * Turns an exception escaping a subcommand into one line on stderr and the exit code of its {@link
+ * ErrorCode} (2 for a usage error such as an invalid value, 1 for a failure), so a user sees what
+ * failed and why instead of a stack trace, and the same error exits the same way from every
+ * command: embedded ({@link CascadeException}) or answered by a server (an API refusal, by its HTTP
+ * status). {@code CASCADE_DEBUG=1} shows the trace too.
  */
 final class FailureHandler implements IExecutionExceptionHandler {
 
   @Override
   public int handleExecutionException(
       Exception exception, CommandLine commandLine, ParseResult parseResult) {
-    String message = exception.getMessage() == null ? exception.toString() : exception.getMessage();
-    commandLine.getErr().println("cascade: " + message);
+    commandLine.getErr().println("cascade: " + message(exception));
     if ("1".equals(System.getenv("CASCADE_DEBUG"))) {
       exception.printStackTrace(commandLine.getErr());
     }
-    return 1;
+    return errorCode(exception).exitCode();
+  }
+
+  /**
+   * What failed, in one line: a {@link CascadeException}'s message after the field it names (as a
+   * server's refusal shows it, {@code entries[0].count: ...}), unless the message starts with it.
+   */
+  static String message(Exception exception) {
+    String message = exception.getMessage() == null ? exception.toString() : exception.getMessage();
+    if (exception instanceof CascadeException cascade
+        && cascade.field() != null
+        && !message.startsWith(cascade.field())) {
+      return cascade.field() + ": " + message;
+    }
+    return message;
+  }
+
+  /**
+   * The error's code: a {@link CascadeException}'s own; an API refusal's by its HTTP status ({@link
+   * ErrorCode#UNAVAILABLE} when there was no answer); {@link ErrorCode#INTERNAL} for anything else.
+   */
+  static ErrorCode errorCode(Throwable exception) {
+    if (exception instanceof CascadeException cascade) {
+      return cascade.code();
+    }
+    if (exception instanceof ApiClient.ApiException refusal) {
+      if (refusal.status() == 0) {
+        return ErrorCode.UNAVAILABLE;
+      }
+      for (ErrorCode code : ErrorCode.values()) {
+        if (code.httpStatus() == refusal.status()) {
+          return code;
+        }
+      }
+    }
+    return ErrorCode.INTERNAL;
   }
 }

@@ -17,12 +17,16 @@ final class Formats {
 
   private Formats() {}
 
-  /** JSON as {@code --json} prints it: indented, as the server sent it. */
-  static String json(JsonNode node) {
+  /**
+   * JSON as {@code --json} prints it: indented; a tree as the server sent it, or a map of a
+   * command's own facts (strings, numbers, lists and maps of them).
+   */
+  static String json(Object value) {
     try {
-      return JSON.writeValueAsString(node);
+      return JSON.writeValueAsString(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a JSON tree cannot be written back as JSON", e);
+      throw new IllegalStateException(
+          "cannot write a " + value.getClass().getSimpleName() + " as JSON: " + e.getMessage(), e);
     }
   }
 

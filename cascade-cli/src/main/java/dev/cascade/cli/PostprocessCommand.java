@@ -1,11 +1,8 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.cascade.accelsim.trace.PostProcessor;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,7 +92,7 @@ final class PostprocessCommand implements Callable<Integer> {
     try {
       result = builder.build().process(trace);
     } catch (IOException e) {
-      throw new UncheckedIOException(TraceInfoCommand.describe(e), e);
+      throw IoFailures.unchecked(e);
     }
     if (json) {
       printJson(out, result);
@@ -123,7 +120,7 @@ final class PostprocessCommand implements Callable<Integer> {
         + ", "
         + plural(kernel.instructions(), "instruction")
         + ", "
-        + TraceInfoCommand.bytes(size(kernel.output()))
+        + Formats.size(size(kernel.output()))
         + (kernel.spillRuns() > 0 ? ", spilled " + kernel.spillRuns() + " times" : "")
         + ", "
         + seconds(kernel.elapsed())
@@ -152,19 +149,14 @@ final class PostprocessCommand implements Callable<Integer> {
       kernels.add(entry);
     }
     json.put("kernels", kernels);
-    try {
-      out.println(
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write JSON: " + e.getMessage(), e);
-    }
+    out.println(Formats.json(json));
   }
 
   private static long size(Path file) {
     try {
       return Files.size(file);
     } catch (IOException e) {
-      throw new UncheckedIOException(TraceInfoCommand.describe(e), e);
+      throw IoFailures.unchecked(e);
     }
   }
 

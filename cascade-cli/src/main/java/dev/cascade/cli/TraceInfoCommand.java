@@ -1,7 +1,5 @@
 package dev.cascade.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.cascade.accelsim.trace.Dim3;
 import dev.cascade.accelsim.trace.KernelHeader;
 import dev.cascade.accelsim.trace.KernelInfo;
@@ -9,10 +7,6 @@ import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,7 +65,7 @@ final class TraceInfoCommand implements Callable<Integer> {
     try {
       info = instructions ? TraceInfo.readCountingInstructions(trace) : TraceInfo.read(trace);
     } catch (IOException e) {
-      throw new UncheckedIOException(describe(e), e);
+      throw IoFailures.unchecked(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -87,7 +81,7 @@ final class TraceInfoCommand implements Callable<Integer> {
     out.println("trace         " + info.kernelsList());
     out.println("kernels       " + info.kernelCount());
     out.println("memcpys       " + info.memcpyCount());
-    out.println("size on disk  " + bytes(info.sizeOnDisk()));
+    out.println("size on disk  " + Formats.size(info.sizeOnDisk()));
     info.instructions().ifPresent(total -> out.println("instructions  " + total));
     if (info.kernels().isEmpty()) {
       return;
@@ -113,7 +107,7 @@ final class TraceInfoCommand implements Callable<Integer> {
                   String.valueOf(header.binaryVersion()),
                   String.valueOf(header.nregs()),
                   String.valueOf(header.shmem()),
-                  bytes(kernel.sizeOnDisk())));
+                  Formats.size(kernel.sizeOnDisk())));
       if (instructions) {
         row.add(String.valueOf(kernel.instructions().orElse(0)));
       }
@@ -195,12 +189,7 @@ final class TraceInfoCommand implements Callable<Integer> {
       kernels.add(entry);
     }
     json.put("kernels", kernels);
-    try {
-      out.println(
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write JSON: " + e.getMessage(), e);
-    }
+    out.println(Formats.json(json));
   }
 
   private static List<Integer> dims(Dim3 dims) {
@@ -213,34 +202,5 @@ final class TraceInfoCommand implements Callable<Integer> {
 
   private static String shorten(String name) {
     return name.length() <= NAME_WIDTH ? name : name.substring(0, NAME_WIDTH - 3) + "...";
-  }
-
-  /** {@code 704 B}, {@code 3.6 KiB}, {@code 1.2 GiB}. */
-  static String bytes(long bytes) {
-    if (bytes < 1024) {
-      return bytes + " B";
-    }
-    String[] units = {"KiB", "MiB", "GiB", "TiB"};
-    double value = bytes;
-    int unit = -1;
-    while (value >= 1024 && unit < units.length - 1) {
-      value /= 1024;
-      unit++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
-  }
-
-  /** One line saying which file failed and why, for an I/O error. */
-  static String describe(IOException e) {
-    if (e instanceof FileSystemException fileSystem && fileSystem.getReason() == null) {
-      String why =
-          e instanceof NoSuchFileException
-              ? "no such file or folder"
-              : e instanceof AccessDeniedException
-                  ? "permission denied"
-                  : e.getClass().getSimpleName();
-      return fileSystem.getFile() + ": " + why;
-    }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 }

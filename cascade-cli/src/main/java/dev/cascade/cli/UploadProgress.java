@@ -102,18 +102,10 @@ final class UploadProgress {
     return String.format(Locale.ROOT, "%.1f", bytes / (1024.0 * 1024.0));
   }
 
-  /** {@code 812 B}, {@code 14.8 KiB}, {@code 21.0 MiB}, {@code 1.2 GiB}. */
+  /**
+   * As {@link Formats#size}: {@code 812 B}, {@code 14.8 KiB}, {@code 21.0 MiB}, {@code 1.2 GiB}.
+   */
   static String size(long bytes) {
-    if (bytes < 1024) {
-      return bytes + " B";
-    }
-    String[] units = {"KiB", "MiB", "GiB", "TiB"};
-    double value = bytes;
-    int unit = -1;
-    while (value >= 1024 && unit < units.length - 1) {
-      value /= 1024;
-      unit++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    return Formats.size(bytes);
   }
 }

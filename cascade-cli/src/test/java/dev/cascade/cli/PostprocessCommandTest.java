@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,24 +14,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.XZOutputStream;
-import picocli.CommandLine;
 
 final class PostprocessCommandTest {
 
   private static final Path PAIR =
-      Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"))
-          .resolve("accelsim/real-traces/synthetic-r1-postproc-pair");
+      CapturedCli.FIXTURES.resolve("accelsim/real-traces/synthetic-r1-postproc-pair");
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCli cli = new CapturedCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   @TempDir Path dir;
 
   private int run(String... args) {
-    CommandLine commandLine = CascadeCommand.newCommandLine();
-    commandLine.setOut(new PrintWriter(out));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.run(args);
   }
 
   @Test

@@ -95,7 +95,7 @@ final class RunCommandIT {
   void run_aConfigOfAnotherArchitecture_failsNamingTheConfig() {
     int exit = run("demo", "SM80_A100:1", "--data-dir", dataDir.toString());
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2); // INVALID: a usage error, as from `runs create`
     assertThat(err.toString()).contains("SM80_A100").contains("sm_80").contains("sm_90");
   }
 

@@ -80,7 +80,7 @@ final class RunsCommandIT {
   void create_countAbove64_failsWithOneLineNamingTheField() {
     Result result = cascade.run("runs", "create", "demo", "SM90_H100:1", "SM90_H200:65");
 
-    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(2); // the API's 422, INVALID: a usage error
     assertThat(result.err())
         .startsWith("cascade: entries[1].count")
         .contains("65")
@@ -93,7 +93,7 @@ final class RunsCommandIT {
   void create_configOfAnotherArchitecture_namesTheEntry() {
     Result result = cascade.run("runs", "create", "demo", "SM7_QV100:1");
 
-    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(2); // the API's 422, INVALID: a usage error
     assertThat(result.err()).startsWith("cascade: entries[0].gpu_config: ").contains("sm_70");
   }
 

@@ -4,23 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.accelsim.stats.KernelStatsParser;
+import dev.cascade.accelsim.stats.StatsCsv;
+import dev.cascade.accelsim.stats.StatsJson;
+import dev.cascade.accelsim.stats.StatsWriter;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
+/**
+ * The command: options, files it cannot read, exit codes, and that it prints the documents of
+ * cascade-accelsim's {@code StatsJson} and {@code StatsCsv} byte for byte (whose shape their own
+ * tests pin).
+ */
 final class StatsCommandTest {
 
-  private static final Path REAL_LOGS =
-      Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"))
-          .resolve("accelsim/real-logs");
+  private static final Path REAL_LOGS = CapturedCli.FIXTURES.resolve("accelsim/real-logs");
   private static final Path PATHFINDER =
       REAL_LOGS.resolve("RTX3070mod_pathfinder-rodinia-2.0-ft_4kernels.accelsim.log");
   private static final Path L1_LAT = REAL_LOGS.resolve("A30MIG1g_l1_lat_1kernel.accelsim.log");
@@ -55,59 +62,16 @@ final class StatsCommandTest {
 
   @TempDir Path folder;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCli cli = new CapturedCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   private int run(String... args) {
-    CommandLine commandLine = CascadeCommand.newCommandLine();
-    commandLine.setOut(new PrintWriter(out));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.run(args);
   }
 
   private Path log(String name, String text) throws IOException {
     return Files.writeString(folder.resolve(name), text);
-  }
-
-  @Test
-  void json_hasExactlyTheDesignShape() throws IOException {
-    Path log = log("small.log", SMALL_LOG);
-
-    int exit = run("stats", "--json", log.toString());
-
-    assertThat(exit).isZero();
-    assertThat(err.toString()).isEmpty();
-    JsonNode root = JSON.readTree(out.toString());
-    assertThat(fieldNames(root)).containsExactly("files");
-    JsonNode file = root.get("files").get(0);
-    assertThat(fieldNames(file))
-        .containsExactlyInAnyOrder("file", "complete", "build", "kernels", "outcome");
-    assertThat(file.get("file").asText()).isEqualTo(log.toString());
-    assertThat(file.get("complete").asBoolean()).isTrue();
-    assertThat(file.get("outcome").toString())
-        .isEqualTo("{\"state\":\"complete\",\"reason\":\"exit detected\"}");
-    assertThat(file.get("build").toString())
-        .isEqualTo(
-            "{\"accel_sim\":\"accelsim-commit-abc\",\"gpgpu_sim\":\"gpgpu-sim_git-commit-123\"}");
-    JsonNode first = file.get("kernels").get(0);
-    assertThat(fieldNames(first))
-        .containsExactly("name", "uid", "instance", "cycles", "instructions", "ipc", "stats");
-    assertThat(first.get("stats").toString())
-        .isEqualTo(
-            "{\"kernel_launch_uid\":1,\"gpu_sim_cycle\":100,\"gpu_sim_insn\":250,"
-                + "\"gpu_tot_sim_cycle\":100,\"gpu_tot_sim_insn\":250,\"gpu_occupancy\":12.3456,"
-                + "\"Row_Bus_Util\":2.5E-5,\"L2_cache_bank[0].Access\":12,"
-                + "\"L2_cache_bank[0].Miss\":10,\"L2_cache_bank[0].Miss_rate\":0.833,"
-                + "\"L2_cache_bank[0].Pending_hits\":0,"
-                + "\"L2_cache_bank[0].Reservation_fails\":0,"
-                + "\"gpgpu_silicon_slowdown\":124150}");
-    assertThat(out.toString()).contains("\"Row_Bus_Util\":0.000025,");
-    JsonNode second = file.get("kernels").get(1);
-    assertThat(second.get("uid").asLong()).isEqualTo(2);
-    assertThat(second.get("instance").asInt()).isEqualTo(1);
-    assertThat(second.get("cycles").asLong()).isEqualTo(50);
-    assertThat(second.get("instructions").asLong()).isEqualTo(200);
-    assertThat(second.get("ipc").asDouble()).isEqualTo(4.0);
   }
 
   @Test
@@ -135,65 +99,6 @@ final class StatsCommandTest {
     assertThat(files.get(0).get("complete").asBoolean()).isTrue();
     assertThat(files.get(1).get("build").get("gpgpu_sim").asText())
         .isEqualTo("gpgpu-sim_git-commit-33644740_modified_3.0");
-  }
-
-  @Test
-  void json_reportsFailuresAndLimits() throws IOException {
-    Path deadlock =
-        log(
-            "deadlock.log",
-            SMALL_LOG.replace(
-                "GPGPU-Sim: *** exit detected ***",
-                "GPGPU-Sim uArch: ERROR ** deadlock detected: last writeback core 0"));
-    Path limit =
-        log(
-            "limit.log",
-            SMALL_LOG.replace(
-                "GPGPU-Sim: *** exit detected ***",
-                "GPGPU-Sim: ** break due to reaching the maximum cycles (or instructions) **\n"
-                    + "GPGPU-Sim: *** exit detected ***"));
-    Path binary = log("binary.log", "unsupported binary version: 99\n");
-    Path empty = log("empty.log", "");
-
-    int exit =
-        run(
-            "stats",
-            "--json",
-            deadlock.toString(),
-            limit.toString(),
-            binary.toString(),
-            empty.toString());
-
-    assertThat(exit).isZero();
-    JsonNode files = JSON.readTree(out.toString()).get("files");
-    assertThat(files)
-        .extracting(
-            file -> file.get("complete").asBoolean() + " " + file.get("outcome").get("state"))
-        .containsExactly(
-            "false \"failed\"", "false \"not_final\"", "false \"failed\"", "false \"incomplete\"");
-    assertThat(files.get(0).get("outcome").get("reason").asText()).contains("deadlock detected");
-    assertThat(files.get(2).get("outcome").get("reason").asText())
-        .isEqualTo("unsupported binary version: 99");
-    assertThat(files.get(3).get("kernels")).isEmpty();
-    assertThat(files.get(3).get("build").toString())
-        .isEqualTo("{\"accel_sim\":null,\"gpgpu_sim\":null}");
-  }
-
-  @Test
-  void json_escapesNamesAndPaths() throws IOException {
-    String name = "weird\"name\\with\ttab_\u00e9\u4e2d";
-    Path log =
-        log(
-            "we\"ird.log",
-            "kernel_name = " + name + "\ngpu_tot_sim_cycle = 4\ngpu_tot_sim_insn = 8\n");
-
-    int exit = run("stats", "--json", log.toString());
-
-    assertThat(exit).isZero();
-    JsonNode file = JSON.readTree(out.toString()).get("files").get(0);
-    assertThat(file.get("file").asText()).isEqualTo(log.toString());
-    assertThat(file.get("kernels").get(0).get("name").asText()).isEqualTo(name);
-    assertThat(file.get("kernels").get(0).get("ipc").asDouble()).isEqualTo(2.0);
   }
 
   @Test
@@ -265,32 +170,62 @@ final class StatsCommandTest {
   }
 
   @Test
-  void jsonWriter_writesDecimalsInPlainShortestForm() throws IOException {
-    StringWriter text = new StringWriter();
-    StatsCommand.JsonWriter json = new StatsCommand.JsonWriter(new PrintWriter(text));
-    json.beginArray();
-    for (double value :
-        new double[] {
-          0.000025, 3.0, -12.5, 0.1, 124150.0, 22.965562623382322, 1e20, Double.NaN, 0.0
-        }) {
-      json.value(value);
-    }
-    json.value(Long.MIN_VALUE);
-    json.value(-7L);
-    json.endArray();
-    json.flush();
+  void json_isTheLibrarysDocumentByteForByte() throws IOException {
+    Path small = log("small.log", SMALL_LOG);
+    Path empty = log("empty.log", "");
 
-    assertThat(text.toString())
-        .isEqualTo(
-            "[0.000025,3.0,-12.5,0.1,124150.0,22.965562623382322,1.0E20,null,0.0,"
-                + Long.MIN_VALUE
-                + ",-7]");
+    int exit = run("stats", "--json", small.toString(), empty.toString());
+
+    assertThat(exit).isZero();
+    assertThat(out.toString())
+        .isEqualTo(document(StatsJson::new, small, empty))
+        .startsWith("{\"files\":[{\"file\":\"" + small + "\",\"build\":")
+        .endsWith("\"reason\":\"no exit, limit or failure line seen\"}}]}\n");
   }
 
-  private static List<String> fieldNames(JsonNode node) {
-    List<String> names = new ArrayList<>();
-    node.fieldNames().forEachRemaining(names::add);
-    return names;
+  @Test
+  void csv_isTheLibrarysDocumentByteForByte() throws IOException {
+    Path small = log("small.log", SMALL_LOG);
+
+    int exit = run("stats", "--csv", small.toString(), small.toString());
+
+    assertThat(exit).isZero();
+    assertThat(out.toString())
+        .isEqualTo(document(StatsCsv::new, small, small))
+        .isEqualTo(
+            "file,name,uid,instance,cycles,instructions,ipc\n"
+                + (small + ",first,1,0,100,250,2.5\n" + small + ",first,2,1,50,200,4.0\n")
+                    .repeat(2));
+  }
+
+  @Test
+  void realLogs_areTheLibrarysDocumentsByteForByte() throws IOException {
+    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "fixtures not present");
+    Path a100 = REAL_LOGS.resolve("A100_flashinfer-gemm_8kernels.accelsim.log");
+
+    int exit = run("stats", "--json", PATHFINDER.toString(), L1_LAT.toString(), a100.toString());
+    String json = out.toString();
+    out.getBuffer().setLength(0);
+    int csvExit = run("stats", "--csv", PATHFINDER.toString(), L1_LAT.toString(), a100.toString());
+
+    assertThat(exit).isZero();
+    assertThat(csvExit).isZero();
+    assertThat(json).isEqualTo(document(StatsJson::new, PATHFINDER, L1_LAT, a100));
+    assertThat(out.toString()).isEqualTo(document(StatsCsv::new, PATHFINDER, L1_LAT, a100));
+  }
+
+  /** What the library's {@code format} writes for {@code logs}, each named by its path. */
+  private static String document(Function<Writer, StatsWriter> format, Path... logs)
+      throws IOException {
+    StringWriter text = new StringWriter();
+    StatsWriter writer = format.apply(text);
+    writer.begin();
+    for (Path log : logs) {
+      writer.beginFile(log.toString());
+      writer.endFile(KernelStatsParser.parse(log, writer));
+    }
+    writer.end();
+    return text.toString();
   }
 
   private static List<String> kernelFacts(JsonNode file) {

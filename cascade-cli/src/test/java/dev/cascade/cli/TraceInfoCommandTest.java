@@ -5,31 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 final class TraceInfoCommandTest {
 
-  private static final Path REAL_TRACES =
-      Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"))
-          .resolve("accelsim/real-traces");
+  private static final Path REAL_TRACES = CapturedCli.FIXTURES.resolve("accelsim/real-traces");
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CapturedCli cli = new CapturedCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   @TempDir Path dir;
 
   private int run(String... args) {
-    CommandLine commandLine = CascadeCommand.newCommandLine();
-    commandLine.setOut(new PrintWriter(out));
-    commandLine.setErr(new PrintWriter(err));
-    return commandLine.execute(args);
+    return cli.run(args);
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -170,12 +171,7 @@ public final class KernelStatsParser {
   public static LogOutcome parse(Path file, StatsListener listener) throws IOException {
     KernelStatsParser parser = new KernelStatsParser(listener);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
-      while (channel.read(buffer) >= 0) {
-        buffer.flip();
-        parser.feed(buffer);
-        buffer.clear();
-      }
+      parser.feed(channel);
     }
     return parser.finish();
   }
@@ -191,6 +187,22 @@ public final class KernelStatsParser {
       parser.feed(buffer, 0, n);
     }
     return parser.finish();
+  }
+
+  /**
+   * Feeds everything {@code channel} yields until its end, through a 1 MiB buffer; does not close
+   * it and does not {@link #finish}. When reading fails, what was read before is fed already (and
+   * its finished kernels reported), so {@code finish()} still tells how far the log got.
+   *
+   * @throws IOException when the channel cannot be read
+   */
+  public void feed(ReadableByteChannel channel) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    while (channel.read(buffer) >= 0) {
+      buffer.flip();
+      feed(buffer);
+      buffer.clear();
+    }
   }
 
   /** Feeds all of {@code bytes}. */

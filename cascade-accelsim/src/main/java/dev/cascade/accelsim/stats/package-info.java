@@ -8,6 +8,8 @@
  * ended ({@link dev.cascade.accelsim.stats.LogOutcome}). It keeps constant memory whatever the log
  * size and never fails on an unknown or malformed line. {@link
  * dev.cascade.accelsim.stats.LogSummary#read(java.nio.file.Path)} reads a whole file into one
- * value.
+ * value. {@link dev.cascade.accelsim.stats.StatsJson} and {@link
+ * dev.cascade.accelsim.stats.StatsCsv} write the documents of {@code cascade stats --json} and
+ * {@code --csv} while the parser reads, as {@link dev.cascade.accelsim.stats.StatsWriter}s.
  */
 package dev.cascade.accelsim.stats;

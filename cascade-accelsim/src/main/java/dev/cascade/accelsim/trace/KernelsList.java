@@ -152,6 +152,24 @@ public final class KernelsList {
     return (int) entries.stream().filter(Kernel.class::isInstance).count();
   }
 
+  /**
+   * Checks that {@code kernel}, one of this list's lines, names a file that is there.
+   *
+   * @throws TraceFormatException naming this list's {@code file:line} when it is not
+   */
+  public void requireFile(Kernel kernel) {
+    if (!Files.isRegularFile(kernel.file())) {
+      throw new TraceFormatException(
+          file,
+          kernel.lineNumber(),
+          "the list names '"
+              + kernel.line()
+              + "', which is not a file in "
+              + folder()
+              + "; upload it or remove the line");
+    }
+  }
+
   private static Memcpy memcpy(Path file, int lineNumber, String line) {
     String[] parts = line.split(",", -1);
     if (parts.length == 3) {

@@ -169,16 +169,7 @@ public final class PostProcessor {
                     + "' is not a raw trace (.trace or .trace.xz); is this folder post-processed"
                     + " already?");
           }
-          if (!Files.isRegularFile(kernel.file())) {
-            throw new TraceFormatException(
-                listFile,
-                kernel.lineNumber(),
-                "the list names '"
-                    + kernel.line()
-                    + "', which is not a file in "
-                    + list.folder()
-                    + "; upload it or remove the line");
-          }
+          list.requireFile(kernel);
           inputs.add(kernel.file());
           processedList.append(processedName).append('\n');
         }

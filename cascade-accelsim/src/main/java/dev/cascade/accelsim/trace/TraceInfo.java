@@ -88,18 +88,7 @@ public record TraceInfo(
             .orElseThrow(() -> noProcessedList(trace));
     KernelsList list = KernelsList.read(listFile);
     List<KernelsList.Kernel> kernels = list.kernels();
-    for (KernelsList.Kernel kernel : kernels) {
-      if (!Files.isRegularFile(kernel.file())) {
-        throw new TraceFormatException(
-            listFile,
-            kernel.lineNumber(),
-            "the list names '"
-                + kernel.line()
-                + "', which is not a file in "
-                + list.folder()
-                + "; upload it or remove the line");
-      }
-    }
+    kernels.forEach(list::requireFile);
     List<Integer> indexes = IntStream.range(0, kernels.size()).boxed().toList();
     List<KernelInfo> infos =
         Parallel.map(

@@ -3,7 +3,12 @@ package dev.cascade.accelsim.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -472,6 +477,41 @@ final class KernelStatsParserTest {
 
   private static Map.Entry<String, Number> entry(String key, Number value) {
     return Map.entry(key, value);
+  }
+
+  @Test
+  void feedChannel_givesTheSameEventsAsFeedingTheBytes() throws IOException {
+    byte[] log = SMALL_LOG.getBytes(StandardCharsets.UTF_8);
+    Recorder recorder = new Recorder();
+    KernelStatsParser parser = new KernelStatsParser(recorder);
+
+    parser.feed(Channels.newChannel(new ByteArrayInputStream(log)));
+    parser.finish();
+
+    assertThat(recorder.events).isEqualTo(Recorder.events(log));
+  }
+
+  @Test
+  void feedChannel_readError_keepsWhatCameBefore() {
+    byte[] log = SMALL_LOG.getBytes(StandardCharsets.UTF_8);
+    int cut = SMALL_LOG.indexOf("launching kernel name: second");
+    InputStream failing =
+        new SequenceInputStream(
+            new ByteArrayInputStream(log, 0, cut),
+            new InputStream() {
+              @Override
+              public int read() throws IOException {
+                throw new IOException("disk gone");
+              }
+            });
+    Recorder recorder = new Recorder();
+    KernelStatsParser parser = new KernelStatsParser(recorder);
+
+    assertThatThrownBy(() -> parser.feed(Channels.newChannel(failing)))
+        .isInstanceOf(IOException.class)
+        .hasMessage("disk gone");
+    parser.finish();
+    assertThat(recorder.kernels).extracting(KernelStats::name).containsExactly("noyau_\u00e9");
   }
 
   /** Records every event as a line of text. */
