@@ -10,8 +10,8 @@ import picocli.CommandLine.ParseResult;
  * Turns an exception escaping a subcommand into one line on stderr and the exit code of its {@link
  * ErrorCode} (2 for a usage error such as an invalid value, 1 for a failure), so a user sees what
  * failed and why instead of a stack trace, and the same error exits the same way from every
- * command: embedded ({@link CascadeException}) or answered by a server (an API refusal, by its HTTP
- * status). {@code CASCADE_DEBUG=1} shows the trace too.
+ * command, embedded or answered by a server (the client turns a refusal into the same {@link
+ * CascadeException}). {@code CASCADE_DEBUG=1} shows the trace too.
  */
 final class FailureHandler implements IExecutionExceptionHandler {
 
@@ -40,23 +40,10 @@ final class FailureHandler implements IExecutionExceptionHandler {
   }
 
   /**
-   * The error's code: a {@link CascadeException}'s own; an API refusal's by its HTTP status ({@link
-   * ErrorCode#UNAVAILABLE} when there was no answer); {@link ErrorCode#INTERNAL} for anything else.
+   * The error's code: a {@link CascadeException}'s own, whether Cascade ran embedded or a server
+   * refused (the client gives the server's code); {@link ErrorCode#INTERNAL} for anything else.
    */
   static ErrorCode errorCode(Throwable exception) {
-    if (exception instanceof CascadeException cascade) {
-      return cascade.code();
-    }
-    if (exception instanceof ApiClient.ApiException refusal) {
-      if (refusal.status() == 0) {
-        return ErrorCode.UNAVAILABLE;
-      }
-      for (ErrorCode code : ErrorCode.values()) {
-        if (code.httpStatus() == refusal.status()) {
-          return code;
-        }
-      }
-    }
-    return ErrorCode.INTERNAL;
+    return exception instanceof CascadeException cascade ? cascade.code() : ErrorCode.INTERNAL;
   }
 }

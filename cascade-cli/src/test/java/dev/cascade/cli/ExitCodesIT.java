@@ -42,7 +42,7 @@ final class ExitCodesIT {
     CascadeException api =
         catchThrowableOfType(
             CascadeException.class,
-            () -> cascade.cascade.runs().create("demo", List.of(new RunEntry("SM7_QV100", 1))));
+            () -> cascade.engine.runs().create("demo", List.of(new RunEntry("SM7_QV100", 1))));
 
     Result result = cascade.run("runs", "create", "demo", "SM7_QV100:1");
 
@@ -57,7 +57,7 @@ final class ExitCodesIT {
   void unknownRun_exitsOne_withTheApisMessage() {
     String id = "r_01JD3N8X5S2Q7W4K9M6T1V0BZC";
     CascadeException api =
-        catchThrowableOfType(CascadeException.class, () -> cascade.cascade.runs().get(id));
+        catchThrowableOfType(CascadeException.class, () -> cascade.engine.runs().get(id));
 
     Result result = cascade.run("runs", "show", id);
 

@@ -91,17 +91,6 @@ final class FailureHandlerTest {
   }
 
   @Test
-  void apiRefusal_exitsAsItsHttpStatusErrorCode() {
-    for (ErrorCode code : ErrorCode.values()) {
-      int exit = runFailing(new ApiClient.ApiException(code.httpStatus(), "refused"));
-
-      assertThat(exit).as(code.name()).isEqualTo(code.exitCode());
-    }
-    assertThat(runFailing(new ApiClient.ApiException(418, "a teapot"))).isEqualTo(1);
-    assertThat(runFailing(new ApiClient.ApiException("cannot reach Cascade", null))).isEqualTo(1);
-  }
-
-  @Test
   void anyOtherException_exitsOne_withItsMessageOrName() {
     assertThat(
             runFailing(
