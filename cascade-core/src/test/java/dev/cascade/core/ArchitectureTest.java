@@ -3,8 +3,7 @@ package dev.cascade.core;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.cascade.core.testkit.ArchitectureRules;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,10 +18,7 @@ final class ArchitectureTest {
 
   @BeforeAll
   static void importCore() {
-    core =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.cascade.core");
+    core = ArchitectureRules.mainClassesOf("dev.cascade.core");
   }
 
   @Test

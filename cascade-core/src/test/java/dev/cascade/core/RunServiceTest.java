@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.run.Heartbeat;
+import dev.cascade.core.internal.run.HeartbeatReply;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.cascade.core.testkit;
 
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfigCatalog;
-import dev.cascade.core.Heartbeat;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.http.HttpApi;
+import dev.cascade.core.internal.run.Heartbeat;
 import dev.cascade.core.internal.trace.TraceStore;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;

@@ -2,11 +2,11 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
-import dev.cascade.core.Heartbeat;
-import dev.cascade.core.HeartbeatReply;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.internal.run.Heartbeat;
+import dev.cascade.core.internal.run.HeartbeatReply;
 import dev.cascade.core.internal.run.SimReports;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -2,8 +2,6 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
-import dev.cascade.core.Heartbeat;
-import dev.cascade.core.HeartbeatReply;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.output.SimOutput;

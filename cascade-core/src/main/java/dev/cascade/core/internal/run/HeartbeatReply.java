@@ -1,4 +1,4 @@
-package dev.cascade.core;
+package dev.cascade.core.internal.run;
 
 import java.util.List;
 

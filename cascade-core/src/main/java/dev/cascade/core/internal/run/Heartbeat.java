@@ -1,5 +1,6 @@
-package dev.cascade.core;
+package dev.cascade.core.internal.run;
 
+import dev.cascade.core.SimState;
 import java.util.Objects;
 
 /**

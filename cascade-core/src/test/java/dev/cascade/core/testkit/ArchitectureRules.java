@@ -1,14 +1,17 @@
-package dev.cascade.core;
+package dev.cascade.core.testkit;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
@@ -22,6 +25,14 @@ public final class ArchitectureRules {
   private static final String INTERNAL = "dev.cascade.core.internal";
 
   private ArchitectureRules() {}
+
+  /** The main classes (not tests) under {@code rootPackage}, as the build compiled them. */
+  public static JavaClasses mainClassesOf(String rootPackage) {
+    return new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+        .importPackages(rootPackage);
+  }
 
   /**
    * Code outside cascade-core uses its public API only, never {@code dev.cascade.core.internal}.
