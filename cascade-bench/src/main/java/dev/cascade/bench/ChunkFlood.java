@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -64,8 +63,9 @@ final class ChunkFlood {
   private final long[] ackedBytes;
   private final ArrayDeque<Integer> ready = new ArrayDeque<>();
   private final CountDownLatch done = new CountDownLatch(1);
-  private ScheduledExecutorService loop;
-  private HttpClient http;
+  private final EventLoop events = new EventLoop("flood-loop");
+  private final ScheduledExecutorService loop = events.executor;
+  private final HttpClient http = events.http;
   private long sent;
   private final Refusals refused = new Refusals();
   private int inFlight;
@@ -95,31 +95,9 @@ final class ChunkFlood {
   }
 
   private Result run(Duration cap, Duration drainCap) throws InterruptedException {
-    loop =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> Thread.ofPlatform().daemon().name("flood-loop").unstarted(runnable));
-    http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .executor(loop)
-            .build();
-    long start = System.nanoTime();
-    try {
-      loop.execute(
-          () -> {
-            capAt = start + cap.toNanos();
-            drainEnd = capAt + drainCap.toNanos();
-            for (int i = 0; i < sims.size(); i++) {
-              ready.add(i);
-            }
-            fill();
-            loop.scheduleWithFixedDelay(this::check, 10, 10, TimeUnit.MILLISECONDS);
-          });
-      done.await();
-    } finally {
-      loop.shutdownNow();
-      http.shutdownNow();
+    long start;
+    try (events) {
+      start = events.runUntil(done, begun -> begin(begun, cap, drainCap));
     }
     return new Result(
         sent,
@@ -129,6 +107,17 @@ final class ChunkFlood {
         inFlight,
         !ready.isEmpty() || inFlight > 0,
         (System.nanoTime() - start) / 1e9);
+  }
+
+  /** On the loop: sets the clock from {@code start}, then sends until the cap. */
+  private void begin(long start, Duration cap, Duration drainCap) {
+    capAt = start + cap.toNanos();
+    drainEnd = capAt + drainCap.toNanos();
+    for (int i = 0; i < sims.size(); i++) {
+      ready.add(i);
+    }
+    fill();
+    loop.scheduleWithFixedDelay(this::check, 10, 10, TimeUnit.MILLISECONDS);
   }
 
   private void check() {

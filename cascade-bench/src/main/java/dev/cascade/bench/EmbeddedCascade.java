@@ -1,8 +1,8 @@
 package dev.cascade.bench;
 
 import dev.cascade.core.Cascade;
-import dev.cascade.core.DemoTraces;
 import dev.cascade.core.CascadeServer;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;

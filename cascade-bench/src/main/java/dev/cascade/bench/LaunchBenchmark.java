@@ -1,11 +1,11 @@
 package dev.cascade.bench;
 
+import dev.cascade.agent.ProcessGroups;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.SimEvent;
-import dev.cascade.agent.ProcessGroups;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -84,25 +84,14 @@ public final class LaunchBenchmark {
   private LaunchBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath().normalize();
-    Path work =
-        Path.of(
-                System.getProperty(
-                    "bench.work", root.resolve("cascade-bench/target/bench").toString()))
-            .resolve("launch")
-            .toAbsolutePath();
+    Path work = BenchHost.work("launch");
     int sims = Integer.getInteger("bench.launch.sims", 64);
     int runs = Integer.getInteger("bench.launch.runs", 3);
     String speed = System.getProperty("bench.launch.speed", "10");
     Files.createDirectories(work);
 
     System.out.println("== launch benchmark (DESIGN.md section 15) ==");
-    System.out.printf(
-        Locale.ROOT,
-        "machine: %d cores, load average %s; Java %s%n",
-        Runtime.getRuntime().availableProcessors(),
-        loadAverage(),
-        System.getProperty("java.version"));
+    BenchHost.printMachine();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     // -- The baseline: bare JVM starts. -------------------------------------------------------
@@ -464,13 +453,5 @@ public final class LaunchBenchmark {
     List<Double> sorted = values.stream().sorted().toList();
     int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  private static String loadAverage() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -50,8 +49,9 @@ final class SimSwarm {
   private final long chunkNanos;
   private final List<Member> members = new ArrayList<>();
   private final Latencies latencies = new Latencies();
-  private ScheduledExecutorService loop;
-  private HttpClient http;
+  private final EventLoop events = new EventLoop("swarm-loop");
+  private final ScheduledExecutorService loop = events.executor;
+  private final HttpClient http = events.http;
   private long windowEnd;
   private long drainEnd;
   private long heartbeats;
@@ -86,34 +86,9 @@ final class SimSwarm {
   }
 
   private Result run(Duration window, Duration drainCap) throws InterruptedException {
-    loop =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> Thread.ofPlatform().daemon().name("swarm-loop").unstarted(runnable));
-    http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .executor(loop)
-            .build();
-    long start = System.nanoTime();
-    try {
-      loop.execute(
-          () -> {
-            windowEnd = start + window.toNanos();
-            drainEnd = windowEnd + drainCap.toNanos();
-            int n = members.size();
-            for (int i = 0; i < n; i++) {
-              Member member = members.get(i);
-              // Spread over the intervals, as sims started at different times would be.
-              member.nextHeartbeat = start + heartbeatNanos * i / n;
-              member.nextChunk = start + chunkNanos * i / n;
-            }
-            loop.scheduleWithFixedDelay(this::tick, 0, 5, TimeUnit.MILLISECONDS);
-          });
-      done.await();
-    } finally {
-      loop.shutdownNow();
-      http.shutdownNow();
+    long start;
+    try (events) {
+      start = events.runUntil(done, begun -> begin(begun, window, drainCap));
     }
     long produced = 0;
     long unanswered = 0;
@@ -131,6 +106,20 @@ final class SimSwarm {
         window.toNanos() / 1e9,
         (System.nanoTime() - Math.max(drainStart, start)) / 1e9,
         latencies);
+  }
+
+  /** On the loop: spreads the sims' first heartbeats and chunks from {@code start}, then ticks. */
+  private void begin(long start, Duration window, Duration drainCap) {
+    windowEnd = start + window.toNanos();
+    drainEnd = windowEnd + drainCap.toNanos();
+    int n = members.size();
+    for (int i = 0; i < n; i++) {
+      Member member = members.get(i);
+      // Spread over the intervals, as sims started at different times would be.
+      member.nextHeartbeat = start + heartbeatNanos * i / n;
+      member.nextChunk = start + chunkNanos * i / n;
+    }
+    loop.scheduleWithFixedDelay(this::tick, 0, 5, TimeUnit.MILLISECONDS);
   }
 
   private void tick() {

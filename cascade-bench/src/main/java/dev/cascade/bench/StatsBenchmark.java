@@ -54,15 +54,12 @@ public final class StatsBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath().normalize();
+    Path root = BenchHost.root();
     Path fixtures =
         Path.of(System.getProperty("bench.fixtures", root.resolve("../shared/fixtures").toString()))
             .toAbsolutePath()
             .normalize();
-    Path work =
-        Path.of(
-            System.getProperty(
-                "bench.work", root.resolve("cascade-bench/target/bench").toString()));
+    Path work = BenchHost.work(root);
     long sizeMb = Long.getLong("bench.stats.size.mb", 200);
     int runs = Integer.getInteger("bench.stats.runs", 3);
     Path realLogs = fixtures.resolve("accelsim/real-logs");
@@ -116,7 +113,7 @@ public final class StatsBenchmark {
         Locale.ROOT,
         "machine: %d cores, load average %s%n",
         Runtime.getRuntime().availableProcessors(),
-        loadAverage());
+        BenchHost.loadAverage());
     Run javaRun =
         Objects.requireNonNull(
             measure("cascade stats --json (java -cp ...)", direct, json, runs, log.bytes()));
@@ -382,14 +379,6 @@ public final class StatsBenchmark {
       }
     }
     return false;
-  }
-
-  private static String loadAverage() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 
   private static void summary(String name, Run run, long bytes) {

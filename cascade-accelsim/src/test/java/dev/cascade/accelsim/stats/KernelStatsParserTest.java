@@ -437,29 +437,6 @@ final class KernelStatsParserTest {
   }
 
   @Test
-  void indexOf_findsTheFirstTargetAtAnyOffsetAndLength() {
-    Random random = new Random(7);
-    byte[] alphabet = {'\n', 0x0b, '=', '<', 'a', ' ', 0, (byte) 0x80, (byte) 0xff, 1};
-    for (int round = 0; round < 200_000; round++) {
-      byte[] bytes = new byte[random.nextInt(40)];
-      for (int i = 0; i < bytes.length; i++) {
-        bytes[i] = alphabet[random.nextInt(alphabet.length)];
-      }
-      int start = random.nextInt(bytes.length + 1);
-      int end = start + random.nextInt(bytes.length - start + 1);
-      for (byte target : new byte[] {'\n', '='}) {
-        int expected = -1;
-        for (int i = start; i < end && expected < 0; i++) {
-          expected = bytes[i] == target ? i : -1;
-        }
-        assertThat(KernelStatsParser.indexOf(bytes, start, end, target))
-            .as("%s in %s [%d, %d)", target, Arrays.toString(bytes), start, end)
-            .isEqualTo(expected);
-      }
-    }
-  }
-
-  @Test
   void keyHash_dependsOnlyOnTheBytes() {
     Random random = new Random(11);
     for (int round = 0; round < 100_000; round++) {

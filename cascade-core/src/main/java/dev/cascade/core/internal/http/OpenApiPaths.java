@@ -1,0 +1,259 @@
+package dev.cascade.core.internal.http;
+
+import static dev.cascade.core.internal.http.OpenApiJson.content;
+import static dev.cascade.core.internal.http.OpenApiJson.integer;
+import static dev.cascade.core.internal.http.OpenApiJson.json;
+import static dev.cascade.core.internal.http.OpenApiJson.map;
+import static dev.cascade.core.internal.http.OpenApiJson.param;
+import static dev.cascade.core.internal.http.OpenApiJson.pathParam;
+import static dev.cascade.core.internal.http.OpenApiJson.ref;
+import static dev.cascade.core.internal.http.OpenApiJson.text;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The document's {@code paths}: every route, by the group of routes that serves it. */
+final class OpenApiPaths {
+
+  static final String USER = "userToken";
+  static final String SIM = "simToken";
+
+  private static final Map<String, Object> RUN_ID = pathParam("id", "The run id");
+  private static final Map<String, Object> SIM_ID = pathParam("id", "The sim id");
+
+  private final Map<String, Object> paths = new LinkedHashMap<>();
+
+  private OpenApiPaths() {}
+
+  /** Every path item, in the order the document lists them. */
+  static Map<String, Object> all() {
+    OpenApiPaths api = new OpenApiPaths();
+    api.operations();
+    api.catalog();
+    api.runs();
+    api.simOutput();
+    api.simIngest();
+    return api.paths;
+  }
+
+  /** {@code OpsRoutes}: health, metrics and this document. */
+  private void operations() {
+    op("get", "/healthz", "health", "Health check; needs no token")
+        .answers(ok(json(ref("Health"))));
+    op("get", "/metrics", "metrics", "Prometheus metrics in the text format; needs no token")
+        .answers(ok(text("text/plain")));
+    user("get", "/api/openapi.json", "openApi", "This document")
+        .answers(ok(json(map("type", "object"))), 401, 403);
+  }
+
+  /** {@code TraceRoutes} and the GPU config catalog. */
+  private void catalog() {
+    user("get", "/api/traces", "listTraces", "Every trace, oldest first, without their kernels")
+        .answers(ok(json(ref("TraceList"))), 401, 403);
+    user("get", "/api/traces/{id}", "getTrace", "One trace with its kernels")
+        .params(pathParam("id", "The trace id"))
+        .answers(ok(json(ref("Trace"))), 400, 401, 403, 404);
+    user(
+            "get",
+            "/api/gpu-configs",
+            "listGpuConfigs",
+            "The GPU config catalog, usable or not, sorted by name")
+        .answers(ok(json(ref("GpuConfigList"))), 401, 403);
+  }
+
+  /** {@code RunRoutes} and the run's event stream and results. */
+  private void runs() {
+    user(
+            "post",
+            "/api/runs",
+            "createRun",
+            "Create a run: writes its sims as pending and launches them in the background")
+        .body(json(ref("RunRequest")))
+        .answers(
+            response(
+                "201",
+                "The run created; Location names it",
+                json(ref("Run")),
+                map("Location", map("schema", map("type", "string")))),
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            422);
+    user("get", "/api/runs", "listRuns", "Every run, newest first, with sim counts by state")
+        .answers(ok(json(ref("RunList"))), 401, 403);
+    user("get", "/api/runs/{id}", "getRun", "One run with its derived state and every sim")
+        .params(RUN_ID)
+        .answers(ok(json(ref("Run"))), 401, 403, 404);
+    user(
+            "post",
+            "/api/runs/{id}/cancel",
+            "cancelRun",
+            "Cancel every unfinished sim of the run; cancelling twice is harmless")
+        .params(RUN_ID)
+        .answers(ok(json(ref("Run"))), 401, 403, 404);
+    user(
+            "get",
+            "/api/runs/{id}/events",
+            "runEvents",
+            "Server-sent events: one per change of a sim (sim, kernel, log), with ids; resume with"
+                + " Last-Event-ID or ?after=")
+        .params(
+            RUN_ID,
+            param("query", "after", false, "Resume after this event id", integer()),
+            param("header", "Last-Event-ID", false, "Resume after this event id (wins)", integer()))
+        .answers(ok(content("text/event-stream", ref("SimEventData"))), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/runs/{id}/results",
+            "getResults",
+            "Per config, per kernel and in total: cycles, instructions, IPC and simulated time"
+                + " across the succeeded replicas")
+        .params(RUN_ID)
+        .answers(ok(json(ref("Results"))), 401, 403, 404);
+    user(
+            "get",
+            "/api/runs/{id}/results.csv",
+            "getResultsCsv",
+            "The results as CSV, a row per kernel and a total row per config")
+        .params(RUN_ID)
+        .answers(ok(text("text/csv")), 401, 403, 404);
+  }
+
+  /** {@code OutputRoutes}: what a sim has written, for users. */
+  private void simOutput() {
+    user(
+            "get",
+            "/api/sims/{id}/log",
+            "getSimLog",
+            "The sim's whole log as held so far, streamed; ?tail=n for its last n lines")
+        .params(
+            SIM_ID,
+            param(
+                "query",
+                "tail",
+                false,
+                "Only the last n lines (0 to 10000)",
+                map("type", "integer", "minimum", 0, "maximum", OutputRoutes.MAX_TAIL_LINES)))
+        .answers(ok(text("text/plain")), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/sims/{id}/kernels",
+            "getSimKernels",
+            "The kernels the sim has finished, with every statistic of their blocks")
+        .params(SIM_ID)
+        .answers(ok(json(ref("SimKernels"))), 401, 403, 404);
+  }
+
+  /** {@code SimRoutes}: what a sim sends, with its own token. */
+  private void simIngest() {
+    op(
+            "post",
+            "/api/sims/{id}/heartbeat",
+            "simHeartbeat",
+            "A sim reports its state; a final state is applied only once every chunk is held")
+        .security(SIM)
+        .params(SIM_ID)
+        .body(json(ref("Heartbeat")))
+        .answers(ok(json(ref("HeartbeatReply"))), 400, 401, 403, 404, 413, 422);
+    op(
+            "put",
+            "/api/sims/{id}/chunks/{seq}",
+            "putSimChunk",
+            "A sim stores chunk seq of its output; idempotent")
+        .security(SIM)
+        .params(SIM_ID, param("path", "seq", true, "The chunk's place, from 0", integer()))
+        .body(content("application/octet-stream", map("type", "string", "format", "binary")))
+        .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 413, 422);
+  }
+
+  // --- building blocks ------------------------------------------------------------------------
+
+  /** An operation that needs no token, until {@link Operation#security} says otherwise. */
+  private Operation op(String method, String path, String operationId, String summary) {
+    return new Operation(method, path, operationId, summary);
+  }
+
+  /** An operation that takes the user's token. */
+  private Operation user(String method, String path, String operationId, String summary) {
+    return op(method, path, operationId, summary).security(USER);
+  }
+
+  /** One operation being described; {@link #answers} adds it to the paths. */
+  private final class Operation {
+    private final String method;
+    private final String path;
+    private final Map<String, Object> operation = new LinkedHashMap<>();
+    private final List<Map<String, Object>> parameters = new ArrayList<>();
+    private String security;
+    private Map<String, Object> requestBody;
+
+    private Operation(String method, String path, String operationId, String summary) {
+      this.method = method;
+      this.path = path;
+      operation.put("operationId", operationId);
+      operation.put("summary", summary);
+    }
+
+    Operation security(String scheme) {
+      security = scheme;
+      return this;
+    }
+
+    @SafeVarargs
+    final Operation params(Map<String, Object>... more) {
+      parameters.addAll(List.of(more));
+      return this;
+    }
+
+    Operation body(Map<String, Object> content) {
+      requestBody = content;
+      return this;
+    }
+
+    /** Adds the operation: {@code success}, and each of {@code errors} as an {@code Error}. */
+    void answers(Map<String, Object> success, int... errors) {
+      operation.put("security", security == null ? List.of() : List.of(map(security, List.of())));
+      if (!parameters.isEmpty()) {
+        operation.put("parameters", List.copyOf(parameters));
+      }
+      if (requestBody != null) {
+        operation.put("requestBody", map("required", true, "content", requestBody));
+      }
+      Map<String, Object> responses = new LinkedHashMap<>(success);
+      for (int status : errors) {
+        responses.put(
+            Integer.toString(status),
+            map(
+                "description",
+                ErrorMapping.codeFor(status).replace('_', ' '),
+                "content",
+                json(ref("Error"))));
+      }
+      operation.put("responses", responses);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> item =
+          (Map<String, Object>) paths.computeIfAbsent(path, p -> new LinkedHashMap<>());
+      item.put(method, operation);
+    }
+  }
+
+  private static Map<String, Object> ok(Map<String, Object> content) {
+    return response("200", "OK", content, null);
+  }
+
+  private static Map<String, Object> response(
+      String status, String description, Map<String, Object> content, Map<String, Object> headers) {
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put("description", description);
+    if (headers != null) {
+      response.put("headers", headers);
+    }
+    response.put("content", content);
+    return map(status, response);
+  }
+}

@@ -1,0 +1,209 @@
+package dev.cascade.core.internal.http;
+
+import static dev.cascade.core.internal.http.OpenApiJson.array;
+import static dev.cascade.core.internal.http.OpenApiJson.bool;
+import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
+import static dev.cascade.core.internal.http.OpenApiJson.integer;
+import static dev.cascade.core.internal.http.OpenApiJson.map;
+import static dev.cascade.core.internal.http.OpenApiJson.mapOf;
+import static dev.cascade.core.internal.http.OpenApiJson.nullable;
+import static dev.cascade.core.internal.http.OpenApiJson.number;
+import static dev.cascade.core.internal.http.OpenApiJson.object;
+import static dev.cascade.core.internal.http.OpenApiJson.ref;
+import static dev.cascade.core.internal.http.OpenApiJson.string;
+import static dev.cascade.core.internal.http.OpenApiJson.time;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The schemas of what a sim reports (heartbeats, chunks) and of what the API reports from it: the
+ * kernels a sim finished, a run's results across replicas, and the events of a run.
+ */
+final class ReportSchemas {
+
+  private ReportSchemas() {}
+
+  /** Adds the schemas to {@code schemas}, in the document's order. */
+  static void addTo(Map<String, Object> schemas) {
+    simContract(schemas);
+    kernels(schemas);
+    results(schemas);
+    schemas.put(
+        "SimEventData",
+        object(
+            List.of("event_id", "run_id", "kind", "at", "data"),
+            "event_id",
+            integer(),
+            "run_id",
+            string(),
+            "sim_id",
+            nullable(string()),
+            "kind",
+            enumOf("sim", "kernel", "log"),
+            "at",
+            time(),
+            "data",
+            map(
+                "type",
+                "object",
+                "description",
+                "sim: the sim as in a run; kernel: one finished kernel; log: {\"lines\": [...]}")));
+  }
+
+  /** What a sim sends and is answered (DESIGN.md section 7). */
+  private static void simContract(Map<String, Object> schemas) {
+    schemas.put(
+        "Heartbeat",
+        object(
+            List.of("state"),
+            "state",
+            enumOf("running", "succeeded", "failed"),
+            "error",
+            nullable(string("Why it failed")),
+            "exit_code",
+            nullable(integer()),
+            "chunks",
+            map(
+                "type",
+                "integer",
+                "minimum",
+                0,
+                "description",
+                "Chunks produced so far (0 when absent)")));
+    schemas.put(
+        "HeartbeatReply",
+        object(
+            List.of("cancel"),
+            "cancel",
+            bool(),
+            "missing",
+            map(
+                "type",
+                "array",
+                "items",
+                integer(),
+                "description",
+                "Chunks to send again before the final heartbeat is applied")));
+    schemas.put(
+        "ChunkReceipt",
+        object(
+            List.of("stored"),
+            "stored",
+            map("type", "boolean", "description", "false when the chunk was already held")));
+  }
+
+  private static void kernels(Map<String, Object> schemas) {
+    schemas.put(
+        "KernelResult",
+        object(
+            List.of("position", "name", "cycles", "instructions", "ipc"),
+            "position",
+            integer(),
+            "name",
+            string(),
+            "uid",
+            integer(),
+            "instance",
+            integer(),
+            "cycles",
+            integer(),
+            "instructions",
+            integer(),
+            "ipc",
+            number(),
+            "simulated_time_us",
+            nullable(number()),
+            "stats",
+            mapOf(number())));
+    schemas.put(
+        "SimKernels",
+        object(
+            List.of("sim_id", "kernels"),
+            "sim_id",
+            string(),
+            "run_id",
+            string(),
+            "gpu_config",
+            string(),
+            "replica",
+            integer(),
+            "state",
+            string(),
+            "clock_mhz",
+            nullable(number()),
+            "kernels",
+            array(ref("KernelResult"))));
+  }
+
+  private static void results(Map<String, Object> schemas) {
+    schemas.put(
+        "Spread",
+        object(
+            List.of("n", "mean", "stdev", "min", "max", "values"),
+            "n",
+            integer(),
+            "mean",
+            number(),
+            "stdev",
+            number("Sample standard deviation; 0 for one value"),
+            "min",
+            number(),
+            "max",
+            number(),
+            "values",
+            array(number())));
+    schemas.put(
+        "KernelComparison",
+        object(
+            List.of("name", "instance", "n", "replicas"),
+            "name",
+            string("\"(all kernels)\" for the total"),
+            "instance",
+            integer(),
+            "n",
+            integer(),
+            "replicas",
+            array(integer()),
+            "cycles",
+            ref("Spread"),
+            "instructions",
+            ref("Spread"),
+            "ipc",
+            ref("Spread"),
+            "simulated_time_us",
+            ref("Spread")));
+    schemas.put(
+        "ConfigResult",
+        object(
+            List.of("gpu_config", "replicas", "succeeded", "kernels", "total"),
+            "gpu_config",
+            string(),
+            "arch",
+            nullable(string()),
+            "clock_mhz",
+            nullable(number()),
+            "replicas",
+            integer(),
+            "succeeded",
+            integer(),
+            "kernels",
+            array(ref("KernelComparison")),
+            "total",
+            ref("KernelComparison"),
+            "notes",
+            array(string())));
+    schemas.put(
+        "Results",
+        object(
+            List.of("run_id", "configs"),
+            "run_id",
+            string(),
+            "trace_id",
+            string(),
+            "state",
+            string(),
+            "configs",
+            array(ref("ConfigResult"))));
+  }
+}

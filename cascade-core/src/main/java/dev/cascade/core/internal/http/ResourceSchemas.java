@@ -1,0 +1,207 @@
+package dev.cascade.core.internal.http;
+
+import static dev.cascade.core.internal.http.OpenApiJson.array;
+import static dev.cascade.core.internal.http.OpenApiJson.bool;
+import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
+import static dev.cascade.core.internal.http.OpenApiJson.integer;
+import static dev.cascade.core.internal.http.OpenApiJson.map;
+import static dev.cascade.core.internal.http.OpenApiJson.mapOf;
+import static dev.cascade.core.internal.http.OpenApiJson.nullable;
+import static dev.cascade.core.internal.http.OpenApiJson.number;
+import static dev.cascade.core.internal.http.OpenApiJson.object;
+import static dev.cascade.core.internal.http.OpenApiJson.ref;
+import static dev.cascade.core.internal.http.OpenApiJson.string;
+import static dev.cascade.core.internal.http.OpenApiJson.time;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The schemas of what a user creates and reads: errors, runs and their sims, traces, GPU configs.
+ */
+final class ResourceSchemas {
+
+  private ResourceSchemas() {}
+
+  /** Adds the schemas to {@code schemas}, in the document's order. */
+  static void addTo(Map<String, Object> schemas) {
+    schemas.put(
+        "Error",
+        object(
+            List.of("error"),
+            "error",
+            object(
+                List.of("code", "message"),
+                "code",
+                string("not_found, invalid, conflict, unauthorized, ..."),
+                "message",
+                string("What failed and what to do"),
+                "field",
+                nullable(string("The request field concerned, such as entries[1].count")))));
+    schemas.put("Health", object(List.of("status"), "status", string("ok")));
+    runs(schemas);
+    traces(schemas);
+    gpuConfigs(schemas);
+  }
+
+  private static void runs(Map<String, Object> schemas) {
+    schemas.put(
+        "RunEntry",
+        object(
+            List.of("gpu_config", "count"),
+            "gpu_config",
+            string("A GPU config name"),
+            "count",
+            map("type", "integer", "minimum", 1, "maximum", 64)));
+    schemas.put(
+        "RunRequest",
+        object(
+            List.of("trace_id", "entries"),
+            "trace_id",
+            string("A ready trace"),
+            "entries",
+            array(ref("RunEntry"))));
+    schemas.put(
+        "Sim",
+        object(
+            List.of("id", "run_id", "gpu_config", "replica", "state"),
+            "id",
+            string("s_..."),
+            "run_id",
+            string("r_..."),
+            "gpu_config",
+            string(),
+            "replica",
+            integer(),
+            "state",
+            enumOf("pending", "launching", "running", "lost", "succeeded", "failed", "cancelled"),
+            "error",
+            nullable(string()),
+            "exit_code",
+            nullable(integer()),
+            "launcher",
+            nullable(string()),
+            "launcher_ref",
+            nullable(string()),
+            "created_at",
+            time(),
+            "launched_at",
+            nullable(time()),
+            "last_heartbeat_at",
+            nullable(time()),
+            "finished_at",
+            nullable(time()),
+            "kernels_done",
+            integer(),
+            "kernels_total",
+            integer(),
+            "current_kernel",
+            nullable(string()),
+            "latest_metrics",
+            mapOf(number()),
+            "log_outcome",
+            nullable(string("complete, not_final, failed, incomplete")),
+            "heartbeat_age_s",
+            nullable(number("Seconds since the last heartbeat"))));
+    // A run and its summary share their fields; the run lists its sims, the summary counts them.
+    Map<String, Object> runFields =
+        map(
+            "id",
+            string("r_..."),
+            "trace_id",
+            string(),
+            "state",
+            enumOf("active", "succeeded", "partial", "cancelled", "failed"),
+            "created_at",
+            time(),
+            "entries",
+            array(ref("RunEntry")),
+            "sim_count",
+            integer());
+    Map<String, Object> run = new LinkedHashMap<>(runFields);
+    run.put("sims", array(ref("Sim")));
+    schemas.put("Run", object(List.of("id", "trace_id", "state", "entries", "sims"), run));
+    Map<String, Object> summary = new LinkedHashMap<>(runFields);
+    summary.put("sims_by_state", mapOf(map("type", "integer")));
+    schemas.put("RunSummary", object(List.of("id", "trace_id", "state", "entries"), summary));
+    schemas.put("RunList", object(List.of("runs"), "runs", array(ref("RunSummary"))));
+  }
+
+  private static void traces(Map<String, Object> schemas) {
+    schemas.put(
+        "TraceKernel",
+        object(
+            List.of("index", "file"),
+            "index",
+            integer(),
+            "file",
+            string(),
+            "name",
+            nullable(string()),
+            "grid",
+            nullable(string("x,y,z")),
+            "block",
+            nullable(string("x,y,z")),
+            "instructions",
+            nullable(integer())));
+    schemas.put(
+        "Trace",
+        object(
+            List.of("id", "state"),
+            "id",
+            string(),
+            "state",
+            enumOf("uploading", "processing", "ready", "failed"),
+            "reason",
+            nullable(string()),
+            "trace_gpu_arch",
+            string("sm_90"),
+            "suggested_sim_config",
+            nullable(string()),
+            "model_name",
+            nullable(string()),
+            "traced_layers",
+            array(string()),
+            "kernel_count",
+            integer(),
+            "kernels",
+            array(ref("TraceKernel")),
+            "size_bytes",
+            integer(),
+            "sample",
+            bool(),
+            "runnable",
+            bool(),
+            "created_at",
+            time(),
+            "updated_at",
+            time()));
+    schemas.put("TraceList", object(List.of("traces"), "traces", array(ref("Trace"))));
+  }
+
+  private static void gpuConfigs(Map<String, Object> schemas) {
+    schemas.put(
+        "GpuConfig",
+        object(
+            List.of("name", "usable"),
+            "name",
+            string(),
+            "arch",
+            nullable(string("sm_90")),
+            "clock_mhz",
+            nullable(number()),
+            "sms",
+            nullable(integer()),
+            "has_trace_config",
+            bool(),
+            "usable",
+            bool(),
+            "reason",
+            nullable(string()),
+            "warnings",
+            array(string())));
+    schemas.put(
+        "GpuConfigList", object(List.of("gpu_configs"), "gpu_configs", array(ref("GpuConfig"))));
+  }
+}
