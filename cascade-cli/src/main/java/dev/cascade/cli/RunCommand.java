@@ -21,14 +21,13 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -54,16 +53,7 @@ final class RunCommand implements Callable<Integer> {
   /** The environment settings come from; tests replace it. */
   Map<String, String> environment = System.getenv();
 
-  @Parameters(index = "0", paramLabel = "TRACE", description = "A trace id or a trace folder.")
-  String trace;
-
-  @Parameters(
-      index = "1..*",
-      arity = "1..*",
-      paramLabel = "CONFIG:COUNT",
-      converter = ConfigCount.Converter.class,
-      description = "A GPU config and how many replicas of it, such as SM90_H100:2.")
-  List<ConfigCount> entries;
+  @Mixin RunRequestArguments request;
 
   @Option(
       names = "--data-dir",
@@ -88,7 +78,7 @@ final class RunCommand implements Callable<Integer> {
       System.setProperty(LOG_LEVEL, "warn");
     }
     Map<String, String> environment = this.environment;
-    boolean folder = TraceImport.isFolder(trace);
+    boolean folder = TraceImport.isFolder(request.trace);
     Path data;
     Path temporary = null;
     if (folder && dataDir == null) {
@@ -104,8 +94,9 @@ final class RunCommand implements Callable<Integer> {
       String traceId =
           folder
               ? TraceImport.into(
-                  data.resolve("s3").resolve("cascade").resolve("accelsim-traces"), Path.of(trace))
-              : trace;
+                  data.resolve("s3").resolve("cascade").resolve("accelsim-traces"),
+                  Path.of(request.trace))
+              : request.trace;
       return runOn(environment, data, traceId, out, progress);
     } finally {
       if (temporary != null) {
@@ -132,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
             .start()) {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
-      Run run = cascade.runs().create(ready.id(), ConfigCount.runEntries(entries));
+      Run run = cascade.runs().create(ready.id(), request.runEntries());
       Thread cancelOnExit = cancelOnInterrupt(cascade, run.id());
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
@@ -142,7 +133,7 @@ final class RunCommand implements Callable<Integer> {
                 + " ("
                 + ready.kernelCount()
                 + " kernels) on "
-                + ConfigCount.text(entries)
+                + request.entriesText()
                 + " with "
                 + sims.description());
         progress.flush();

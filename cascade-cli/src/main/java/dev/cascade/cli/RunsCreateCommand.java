@@ -4,14 +4,12 @@ import dev.cascade.core.Run;
 import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cascade runs create TRACE CONFIG:COUNT...}: starts a run on a running Cascade. */
@@ -30,16 +28,7 @@ final class RunsCreateCommand implements Callable<Integer> {
 
   @Mixin ApiOptions api;
 
-  @Parameters(index = "0", paramLabel = "TRACE", description = "The trace id.")
-  String traceId;
-
-  @Parameters(
-      index = "1..*",
-      arity = "1..*",
-      paramLabel = "CONFIG:COUNT",
-      converter = ConfigCount.Converter.class,
-      description = "A GPU config and how many replicas of it, such as SM90_H100:2.")
-  List<ConfigCount> entries;
+  @Mixin RunRequestArguments request;
 
   @Option(names = "--json", description = "Print the created run as the API's JSON.")
   boolean json;
@@ -64,7 +53,7 @@ final class RunsCreateCommand implements Callable<Integer> {
     }
     return api.call(
         client -> {
-          Run run = client.runs().create(traceId, ConfigCount.runEntries(entries));
+          Run run = client.runs().create(request.trace, request.runEntries());
           PrintWriter out = spec.commandLine().getOut();
           if (json) {
             return Printed.answer(spec, true, ApiJson.writeRun(run, Instant.now()), null);

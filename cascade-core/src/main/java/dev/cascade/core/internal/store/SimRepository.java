@@ -119,24 +119,6 @@ public final class SimRepository {
         });
   }
 
-  /** The launcher that launched the sim ({@code "local"}, {@code "sail"}); empty before launch. */
-  public Optional<String> launcherName(String simId) {
-    Objects.requireNonNull(simId, "simId");
-    return database.read(
-        connection -> {
-          try (PreparedStatement select =
-              connection.prepareStatement("SELECT launcher_name FROM sims WHERE id = ?")) {
-            select.setString(1, simId);
-            try (ResultSet rows = select.executeQuery()) {
-              if (!rows.next()) {
-                throw notFound(simId);
-              }
-              return Optional.ofNullable(rows.getString(1));
-            }
-          }
-        });
-  }
-
   /** Moves the sim to {@code to} from whatever state it is in, when that move is allowed. */
   public boolean transition(String simId, SimState to) {
     return move(simId, null, to, Outcome.NONE);

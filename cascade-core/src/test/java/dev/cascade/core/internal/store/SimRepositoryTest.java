@@ -206,8 +206,8 @@ final class SimRepositoryTest {
     assertThat(sim.launcherRef()).isEqualTo("4242");
     assertThat(sim.launchedAt()).isEqualTo(launchedAt);
     assertThat(sim.state()).isEqualTo(SimState.LAUNCHING);
-    assertThat(sims.launcherName(simId)).contains("local");
-    assertThat(sims.launcherName(run.sims().get(1).id())).isEmpty();
+    assertThat(sim.launcherName()).isEqualTo("local");
+    assertThat(sims.find(run.sims().get(1).id()).orElseThrow().launcherName()).isNull();
   }
 
   @Test
