@@ -1,23 +1,26 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.ErrorCode;
+
 /**
  * {@code cascade traces push} cannot go on: the message says what failed and what to do, and the
- * exit code is 2 for a usage or setup error, 1 for a failure.
+ * {@link ErrorCode} decides the exit code as for every command (2 for a usage or setup error, 1 for
+ * a failure).
  */
 final class PushException extends RuntimeException {
 
-  private final int exitCode;
+  private final ErrorCode code;
 
-  PushException(int exitCode, String message) {
-    this(exitCode, message, null);
+  PushException(ErrorCode code, String message) {
+    this(code, message, null);
   }
 
-  PushException(int exitCode, String message, Throwable cause) {
+  PushException(ErrorCode code, String message, Throwable cause) {
     super(message, cause);
-    this.exitCode = exitCode;
+    this.code = code;
   }
 
   int exitCode() {
-    return exitCode;
+    return code.exitCode();
   }
 }

@@ -3,6 +3,7 @@ package dev.cascade.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.core.ErrorCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -61,14 +62,15 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
    */
   static PushPlan of(Path folder) throws IOException {
     if (!Files.isDirectory(folder)) {
-      throw new PushException(2, "\"" + folder + "\" is not a folder; give the trace's folder");
+      throw new PushException(
+          ErrorCode.INVALID, "\"" + folder + "\" is not a folder; give the trace's folder");
     }
     boolean bare;
     if (Files.isDirectory(folder.resolve("traces"))) {
       bare = false;
       if (!hasKernelsList(folder.resolve("traces"))) {
         throw new PushException(
-            2,
+            ErrorCode.INVALID,
             "\""
                 + folder
                 + "\" has a traces/ folder without kernelslist.g or kernelslist; a trace needs"
@@ -78,7 +80,7 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
       bare = true;
     } else {
       throw new PushException(
-          2,
+          ErrorCode.INVALID,
           "\""
               + folder
               + "\" is not a trace folder: it holds neither traces/ (with kernelslist.g) nor"
@@ -125,7 +127,7 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
       json = JSON.readTree(text);
     } catch (JsonProcessingException e) {
       throw new PushException(
-          1,
+          ErrorCode.CONFLICT,
           "\""
               + metadata
               + "\" is not valid JSON ("
@@ -135,7 +137,7 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
     if (json != null
         && "running".equals(json.path("status").asText("").strip().toLowerCase(Locale.ROOT))) {
       throw new PushException(
-          1,
+          ErrorCode.CONFLICT,
           "\""
               + metadata
               + "\" says \"status\": \"running\": the profiler has not finished this trace, and"

@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import dev.cascade.client.CascadeClient;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
 import java.io.Console;
 import java.io.IOException;
@@ -141,11 +142,12 @@ final class TracesPushCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         rule = e.getMessage();
       }
-      throw new PushException(2, rule + "; pass another --id");
+      throw new PushException(ErrorCode.INVALID, rule + "; pass another --id");
     }
     if (timeoutSeconds <= 0) {
       throw new PushException(
-          2, "--timeout must be a positive number of seconds; got " + timeoutSeconds);
+          ErrorCode.INVALID,
+          "--timeout must be a positive number of seconds; got " + timeoutSeconds);
     }
     PushPlan plan = PushPlan.of(folder);
     URI s3Endpoint =
@@ -159,7 +161,7 @@ final class TracesPushCommand implements Callable<Integer> {
     String secretKey = blankToNull(environment.get(SECRET_KEY_ENV));
     if (accessKey == null || secretKey == null) {
       throw new PushException(
-          2,
+          ErrorCode.INVALID,
           "set "
               + ACCESS_KEY_ENV
               + " and "
@@ -203,7 +205,7 @@ final class TracesPushCommand implements Callable<Integer> {
     } catch (SdkClientException e) {
       progress.finished();
       throw new PushException(
-          1,
+          ErrorCode.UNAVAILABLE,
           "cannot upload to the S3 endpoint "
               + s3Endpoint
               + ": "
@@ -266,7 +268,7 @@ final class TracesPushCommand implements Callable<Integer> {
       }
       if (System.nanoTime() - deadline > 0) {
         throw new PushException(
-            1,
+            ErrorCode.CONFLICT,
             "trace "
                 + id
                 + " is still "
@@ -300,12 +302,13 @@ final class TracesPushCommand implements Callable<Integer> {
     try {
       return status.find(id);
     } catch (ServerTraceStatus.TokenRefusedException e) {
-      throw new PushException(1, e.getMessage(), e);
+      throw new PushException(ErrorCode.UNAUTHORIZED, e.getMessage(), e);
     } catch (ServerTraceStatus.UnreachableException e) {
-      throw new PushException(1, e.getMessage() + " to where it listens, or pass --no-wait", e);
+      throw new PushException(
+          ErrorCode.UNAVAILABLE, e.getMessage() + " to where it listens, or pass --no-wait", e);
     } catch (IOException e) {
       throw new PushException(
-          1,
+          ErrorCode.UNAVAILABLE,
           "cannot ask Cascade at "
               + status.describe()
               + " about trace "
@@ -323,7 +326,7 @@ final class TracesPushCommand implements Callable<Integer> {
     String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     if (e.statusCode() == 403) {
       return new PushException(
-          1,
+          ErrorCode.FORBIDDEN,
           "the S3 endpoint "
               + s3Endpoint
               + " refused the key pair ("
@@ -337,7 +340,7 @@ final class TracesPushCommand implements Callable<Integer> {
     }
     if ("NoSuchBucket".equals(code)) {
       return new PushException(
-          1,
+          ErrorCode.NOT_FOUND,
           "the S3 endpoint "
               + s3Endpoint
               + " has no bucket \""
@@ -346,7 +349,9 @@ final class TracesPushCommand implements Callable<Integer> {
           e);
     }
     return new PushException(
-        1, "the S3 endpoint " + s3Endpoint + " refused the upload: " + e.getMessage(), e);
+        ErrorCode.INTERNAL,
+        "the S3 endpoint " + s3Endpoint + " refused the upload: " + e.getMessage(),
+        e);
   }
 
   /**
@@ -382,7 +387,8 @@ final class TracesPushCommand implements Callable<Integer> {
       return uri;
     } catch (URISyntaxException e) {
       throw new PushException(
-          2, what + " \"" + value + "\" is not an http:// or https:// URL, such as " + example);
+          ErrorCode.INVALID,
+          what + " \"" + value + "\" is not an http:// or https:// URL, such as " + example);
     }
   }
 

@@ -4,10 +4,10 @@ import dev.cascade.core.SimEvent;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimParse.FinishedKernel;
 import dev.cascade.core.internal.output.SimParse.Progress;
-import dev.cascade.core.internal.run.SimJson;
 import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.Metrics;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.json.ApiJson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -63,7 +63,8 @@ final class ParseRecorder {
     sims.recordParse(connection, sim.simId, sim.stored());
     if (!before.equals(sim.progress())) {
       // Read on the transaction's connection, so the event shows the sim with this change.
-      String json = SimJson.json(sims.find(connection, sim.simId).orElseThrow());
+      String json =
+          ApiJson.toJson(ApiJson.writeSim(sims.find(connection, sim.simId).orElseThrow()));
       events.append(connection, sim.runId, sim.simId, SimEvent.Kind.SIM, at, json);
     }
   }

@@ -8,6 +8,7 @@ import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.store.SimRepository.Outcome;
+import dev.cascade.core.json.ApiJson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -73,6 +74,11 @@ public final class SimMoves {
   void appendSimEvent(Connection connection, String simId) throws SQLException {
     Sim sim = sims.find(connection, simId).orElseThrow();
     events.append(
-        connection, sim.runId(), simId, SimEvent.Kind.SIM, clock.instant(), SimJson.json(sim));
+        connection,
+        sim.runId(),
+        simId,
+        SimEvent.Kind.SIM,
+        clock.instant(),
+        ApiJson.toJson(ApiJson.writeSim(sim)));
   }
 }
