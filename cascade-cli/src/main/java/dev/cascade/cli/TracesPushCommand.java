@@ -135,14 +135,8 @@ final class TracesPushCommand implements Callable<Integer> {
 
   private int push(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
     if (!Trace.isValidId(id)) {
-      String rule;
-      try {
-        Trace.requireValidId(id);
-        rule = "trace id \"" + id + "\" is not valid";
-      } catch (IllegalArgumentException e) {
-        rule = e.getMessage();
-      }
-      throw new PushException(ErrorCode.INVALID, rule + "; pass another --id");
+      throw new PushException(
+          ErrorCode.INVALID, Trace.invalidId(id).getMessage() + "; pass another --id");
     }
     if (timeoutSeconds <= 0) {
       throw new PushException(

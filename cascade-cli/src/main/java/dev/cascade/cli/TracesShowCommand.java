@@ -13,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -42,11 +41,7 @@ final class TracesShowCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     if (!Trace.isValidId(id)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "trace id \""
-              + id
-              + "\" is not valid: trace ids are 1 to 200 of A-Z a-z 0-9 . _ - (not . or ..)");
+      throw Trace.invalidId(id); // the server's own answer, without asking it
     }
     return api.call(
         client -> {

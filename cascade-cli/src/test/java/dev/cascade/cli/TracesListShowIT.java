@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.cli.CliTestServer.Result;
+import dev.cascade.core.Trace;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,6 +115,8 @@ final class TracesListShowIT {
 
     assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).contains("trace id \"..\" is not valid");
+    // The same line as every other entry point gives for the mistake.
+    assertThat(result.err()).contains("trace_id: " + Trace.invalidId("..").getMessage());
   }
 
   @Test

@@ -93,11 +93,7 @@ final class RemoteTraces implements Traces {
 
   private static void requireValidId(String id) {
     if (!Trace.isValidId(id)) {
-      try {
-        Trace.requireValidId(id);
-      } catch (IllegalArgumentException e) {
-        throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "trace_id");
-      }
+      throw Trace.invalidId(id);
     }
   }
 }
