@@ -1,6 +1,7 @@
 package dev.cascade.bench;
 
 import dev.cascade.agent.ProcessGroups;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Sim;
@@ -31,9 +32,9 @@ import javax.tools.ToolProvider;
 /**
  * The launch benchmark of DESIGN.md section 15: a 64-sim run from {@code POST /api/runs} to every
  * sim {@code running}, with the local launcher and the default lean sim command (the sim agent with
- * the emulator in its JVM, {@link SimCommands#choose}), against 64 parallel bare JVM starts ({@code
- * java -cp DIR Hello}, compiled at run time) on the same machine in the same run. Target: at most 3
- * times the bare starts.
+ * the emulator in its JVM, {@link CascadeSettings#simCommandFromEnvironment}), against 64 parallel
+ * bare JVM starts ({@code java -cp DIR Hello}, compiled at run time) on the same machine in the
+ * same run. Target: at most 3 times the bare starts.
  *
  * <p>The emulator runs slowly ({@code CASCADE_EMULATE_SPEED}, 10 cycles/s by default): every sim is
  * still running when the last one starts, and past its first lines (its header) prints little, so
@@ -117,7 +118,7 @@ public final class LaunchBenchmark {
     // -- Cascade. --------------------------------------------------------------------------------
     Path dataDir = work.resolve("data");
     Map<String, String> environment = Map.of("CASCADE_EMULATE_SPEED", speed);
-    SimCommands.Choice choice = SimCommands.choose(environment, dataDir);
+    SimCommands.Choice choice = CascadeSettings.simCommandFromEnvironment(environment, dataDir);
     List<Launch> launches = new ArrayList<>();
     double aloneCpuMs;
     double aloneSettledMs;

@@ -25,17 +25,17 @@ final class AppSetup {
     if (option != null) {
       return option.toAbsolutePath().normalize();
     }
-    String fromEnvironment = environment.get("CASCADE_DATA_DIR");
-    if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-      return Path.of(fromEnvironment).toAbsolutePath().normalize();
-    }
-    return DEFAULT_DATA_DIR.toAbsolutePath().normalize();
+    return CascadeSettings.dataDirFromEnvironment(environment)
+        .orElse(DEFAULT_DATA_DIR)
+        .toAbsolutePath()
+        .normalize();
   }
 
   /**
-   * A Cascade set up from the environment, with the sim command {@link SimCommands#choose} picks
-   * and an HTTP server with {@code server} settings beside it, to which sims report unless {@code
-   * CASCADE_MAIN_URL} names another address (as sims in remote sandboxes need).
+   * A Cascade set up from the environment, with the sim command {@link
+   * CascadeSettings#simCommandFromEnvironment} picks and an HTTP server with {@code server}
+   * settings beside it, to which sims report unless {@code CASCADE_MAIN_URL} names another address
+   * (as sims in remote sandboxes need).
    */
   static CascadeSettings.Builder cascade(
       Map<String, String> environment,

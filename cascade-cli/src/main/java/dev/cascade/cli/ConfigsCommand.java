@@ -2,6 +2,7 @@ package dev.cascade.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import java.io.PrintWriter;
@@ -42,7 +43,7 @@ final class ConfigsCommand implements Callable<Integer> {
     GpuConfigCatalog catalog =
         configsFolder != null
             ? GpuConfigCatalog.fromFolder(configsFolder)
-            : GpuConfigCatalog.fromEnvironment(System.getenv());
+            : CascadeSettings.catalogFromEnvironment(System.getenv());
     List<GpuConfig> configs = catalog.list();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

@@ -7,6 +7,7 @@ import dev.cascade.client.CascadeClient;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunState;
@@ -112,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
       PrintWriter out,
       PrintWriter progress)
       throws Exception {
-    SimCommands.Choice sims = SimCommands.choose(environment, data);
+    SimCommands.Choice sims = CascadeSettings.simCommandFromEnvironment(environment, data);
     try (Cascade cascade =
         AppSetup.cascade(environment, data, "local", sims, ServerSettings.defaults().withPort(0))
             // The trace is complete on disk already: no upload to wait out.

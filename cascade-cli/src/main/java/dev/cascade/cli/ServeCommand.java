@@ -2,6 +2,7 @@ package dev.cascade.cli;
 
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
+import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import dev.cascade.s3.EmbeddedS3;
@@ -87,9 +88,12 @@ final class ServeCommand implements Callable<Integer> {
     Thread shutdown = new Thread(() -> closeAll(running), "cascade-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdown);
     try {
-      SimCommands.Choice simCommand = SimCommands.choose(environment, data);
+      SimCommands.Choice simCommand = CascadeSettings.simCommandFromEnvironment(environment, data);
       ServerSettings serverSettings =
-          ServerSettings.defaults().withBind(bind).withPort(port).withTokenFrom(environment);
+          ServerSettings.defaults()
+              .withBind(bind)
+              .withPort(port)
+              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null));
       Cascade cascade =
           AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
       List<String> seeded = AppSetup.seedIfNew(data);

@@ -1,14 +1,14 @@
 package dev.cascade.core;
 
-import dev.cascade.core.internal.trace.TraceStore;
+import dev.cascade.core.internal.AppEnvironment;
 import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a {@link Cascade} is set up. Immutable; made by {@link Cascade#builder()}, which rejects a
@@ -28,7 +28,7 @@ import java.util.Objects;
  * @param traceRescanInterval how often the traces folder is rescanned besides being watched
  * @param finishedStopDelay how long a sim that reported its end has to exit before it is stopped
  * @param simCommand the command every sim runs ({@code CASCADE_SIM_CMD}); by default what {@link
- *     SimCommands#choose} picks: the sim agent with Accel-Sim or with the emulator
+ *     #simCommandFromEnvironment} picks: the sim agent with Accel-Sim or with the emulator
  * @param simEnvironment extra variables every sim gets
  * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}); null means the URL of the
  *     server Cascade starts
@@ -71,6 +71,45 @@ public record CascadeSettings(
     return new Builder();
   }
 
+  /**
+   * The data dir {@code CASCADE_DATA_DIR} names in {@code environment}, for a caller that needs it
+   * before building (as {@code cascade serve} does to seed it); empty when unset or blank.
+   */
+  public static Optional<Path> dataDirFromEnvironment(Map<String, String> environment) {
+    return new AppEnvironment(environment).dataDir();
+  }
+
+  /**
+   * The GPU config catalog {@code environment} asks for: {@code CASCADE_ACCELSIM_CONFIGS}, else
+   * {@code $CASCADE_ACCELSIM_DIR/gpu-simulator/gpgpu-sim/configs/tested-cfgs}, else the built-in
+   * one. The same catalog {@link Builder#fromEnvironment} sets.
+   *
+   * @throws CascadeException {@code INVALID}, naming the variable and its value, when the folder
+   *     does not exist
+   */
+  public static GpuConfigCatalog catalogFromEnvironment(Map<String, String> environment) {
+    return new AppEnvironment(environment).catalog();
+  }
+
+  /**
+   * The sim command {@code environment} asks for, and why: {@code CASCADE_SIM_CMD} (split on white
+   * space) when set; else the sim agent with Accel-Sim when {@code CASCADE_ACCELSIM_DIR} holds a
+   * built one; else the agent with the emulator at {@code CASCADE_EMULATE_SPEED} cycles per second
+   * ({@link SimCommands#DEMO_SPEED} when unset). The default of {@link Builder#simCommand}.
+   */
+  public static SimCommands.Choice simCommandFromEnvironment(
+      Map<String, String> environment, Path dataDir) {
+    return new AppEnvironment(environment).simCommandChoice(dataDir);
+  }
+
+  /**
+   * The server's user token, {@code CASCADE_TOKEN} in {@code environment}, without surrounding
+   * white space; empty when unset or blank. For {@link ServerSettings#withToken}.
+   */
+  public static Optional<String> tokenFromEnvironment(Map<String, String> environment) {
+    return new AppEnvironment(environment).token();
+  }
+
   /** Builds {@link CascadeSettings} and the {@link Cascade} made from them. */
   public static final class Builder {
     private Path dataDir;
@@ -86,7 +125,7 @@ public record CascadeSettings(
     private List<String> simCommand = List.of();
     private Map<String, String> simEnvironment = Map.of();
     private String mainUrl;
-    private Map<String, String> environment = Map.of();
+    private AppEnvironment environment = new AppEnvironment(Map.of());
     private ServerSettings server;
     private boolean noServer;
 
@@ -96,36 +135,20 @@ public record CascadeSettings(
      * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
      * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_HEARTBEAT_TIMEOUT_S}, {@code
      * CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code CASCADE_MAIN_URL}, and the GPU
-     * config catalog ({@link GpuConfigCatalog#fromEnvironment}). Absent ones keep their value. The
-     * default sim command is chosen from the same variables ({@link SimCommands#choose}). The
+     * config catalog ({@link #catalogFromEnvironment}). Absent ones keep their value. The default
+     * sim command is chosen from the same variables ({@link #simCommandFromEnvironment}). The
      * builder reads no other environment: without this call, none at all.
      */
     public Builder fromEnvironment(Map<String, String> environment) {
-      this.environment = Map.copyOf(environment);
-      String dir = environment.get("CASCADE_DATA_DIR");
-      if (dir != null && !dir.isBlank()) {
-        dataDir(Path.of(dir));
-      }
-      String launches = environment.get("CASCADE_MAX_LAUNCHES");
-      if (launches != null) {
-        maxLaunches(parseInt("CASCADE_MAX_LAUNCHES", launches));
-      }
-      String timeout = environment.get("CASCADE_HEARTBEAT_TIMEOUT_S");
-      if (timeout != null) {
-        heartbeatTimeout(Duration.ofSeconds(parseInt("CASCADE_HEARTBEAT_TIMEOUT_S", timeout)));
-      }
-      if (environment.containsKey(TraceStore.QUIET_PERIOD_ENV)) {
-        uploadQuietPeriod(TraceStore.quietPeriod(environment));
-      }
-      String command = environment.get("CASCADE_SIM_CMD");
-      if (command != null && !command.isBlank()) {
-        simCommand(Arrays.asList(command.strip().split("\\s+")));
-      }
-      String url = environment.get("CASCADE_MAIN_URL");
-      if (url != null && !url.isBlank()) {
-        mainUrl(url);
-      }
-      catalog(GpuConfigCatalog.fromEnvironment(environment));
+      AppEnvironment variables = new AppEnvironment(environment);
+      this.environment = variables;
+      variables.dataDir().ifPresent(this::dataDir);
+      variables.maxLaunches().ifPresent(this::maxLaunches);
+      variables.heartbeatTimeout().ifPresent(this::heartbeatTimeout);
+      variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
+      variables.simCommand().ifPresent(this::simCommand);
+      variables.mainUrl().ifPresent(this::mainUrl);
+      catalog(variables.catalog());
       return this;
     }
 
@@ -249,7 +272,7 @@ public record CascadeSettings(
       return new CascadeSettings(
           dataDir,
           launcher != null ? launcher : new LocalLauncher(),
-          catalog != null ? catalog : GpuConfigCatalog.fromEnvironment(environment),
+          catalog != null ? catalog : GpuConfigCatalog.builtIn(),
           clock,
           maxLaunches,
           heartbeatTimeout,
@@ -257,7 +280,7 @@ public record CascadeSettings(
           uploadQuietPeriod,
           traceRescanInterval,
           finishedStopDelay,
-          simCommand.isEmpty() ? SimCommands.choose(environment, dataDir).command() : simCommand,
+          simCommand.isEmpty() ? environment.simCommandChoice(dataDir).command() : simCommand,
           simEnvironment,
           mainUrl,
           server != null || noServer || mainUrl != null
@@ -276,15 +299,6 @@ public record CascadeSettings(
         throw new IllegalArgumentException(name + " must be positive; got " + value);
       }
       return value;
-    }
-
-    private static int parseInt(String variable, String value) {
-      try {
-        return Integer.parseInt(value.strip());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            variable + " must be a whole number; got \"" + value + "\"", e);
-      }
     }
   }
 }

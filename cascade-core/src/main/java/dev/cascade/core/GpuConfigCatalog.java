@@ -5,7 +5,6 @@ import dev.cascade.core.internal.catalog.FolderCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,19 +18,13 @@ import java.util.Optional;
  * from the first {@code -gpgpu_clock_domains} line; the SM count from {@code -gpgpu_n_clusters} x
  * {@code -gpgpu_n_cores_per_cluster}. A directory that cannot be read is listed as unusable, with
  * the reason. The listing follows the folder: a changed, added or removed directory shows up at the
- * next call.
+ * next call. {@link CascadeSettings#catalogFromEnvironment} picks the catalog the environment asks
+ * for, as {@code cascade serve} does.
  */
 public final class GpuConfigCatalog {
 
-  /** Names the folder of configs; wins over {@link #ACCELSIM_DIR_ENV}. */
-  public static final String CONFIGS_ENV = "CASCADE_ACCELSIM_CONFIGS";
-
-  /**
-   * A built Accel-Sim; its tested-cfgs folder is the catalog when {@link #CONFIGS_ENV} is unset.
-   */
-  public static final String ACCELSIM_DIR_ENV = "CASCADE_ACCELSIM_DIR";
-
-  static final String TESTED_CFGS = "gpu-simulator/gpgpu-sim/configs/tested-cfgs";
+  /** Where a built Accel-Sim keeps its GPU configs. */
+  public static final String TESTED_CFGS = "gpu-simulator/gpgpu-sim/configs/tested-cfgs";
 
   private final FolderCatalog folder;
   private final List<GpuConfig> builtIn;
@@ -53,21 +46,23 @@ public final class GpuConfigCatalog {
   }
 
   /**
-   * The catalog the environment asks for: {@code CASCADE_ACCELSIM_CONFIGS}, else {@code
-   * $CASCADE_ACCELSIM_DIR/gpu-simulator/gpgpu-sim/configs/tested-cfgs}, else the built-in one. A
-   * variable naming a folder that does not exist is an error that names it.
+   * The configs of the built Accel-Sim in {@code accelSimDir}: its {@value #TESTED_CFGS} folder.
+   *
+   * @throws CascadeException {@code INVALID} when that folder does not exist
    */
-  public static GpuConfigCatalog fromEnvironment(Map<String, String> environment) {
-    String configs = blankToNull(environment.get(CONFIGS_ENV));
-    if (configs != null) {
-      return fromFolder(requireFolder(Path.of(configs), CONFIGS_ENV + "=" + configs));
+  public static GpuConfigCatalog forAccelSim(Path accelSimDir) {
+    Path folder = Objects.requireNonNull(accelSimDir, "accelSimDir").resolve(TESTED_CFGS);
+    if (!Files.isDirectory(folder)) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "the GPU config folder \""
+              + folder
+              + "\" does not exist, so \""
+              + accelSimDir
+              + "\" is not a built Accel-Sim; point at the folder Accel-Sim was cloned and built"
+              + " in");
     }
-    String accelSim = blankToNull(environment.get(ACCELSIM_DIR_ENV));
-    if (accelSim != null) {
-      Path folder = Path.of(accelSim).resolve(TESTED_CFGS);
-      return fromFolder(requireFolder(folder, ACCELSIM_DIR_ENV + "=" + accelSim));
-    }
-    return builtIn();
+    return fromFolder(folder);
   }
 
   /** Every config, usable or not, sorted by name. */
@@ -93,24 +88,5 @@ public final class GpuConfigCatalog {
   /** Where the configs come from, for people: a folder, or "built-in". */
   public String source() {
     return folder == null ? "built-in (no Accel-Sim configured)" : folder.folder().toString();
-  }
-
-  private static Path requireFolder(Path folder, String setting) {
-    if (!Files.isDirectory(folder)) {
-      throw new CascadeException(
-          ErrorCode.INVALID,
-          "the GPU config folder \""
-              + folder
-              + "\" from "
-              + setting
-              + " does not exist; point it at Accel-Sim's tested-cfgs folder, or unset it to use"
-              + " the built-in catalog",
-          CONFIGS_ENV);
-    }
-    return folder;
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 }

@@ -1,7 +1,6 @@
 package dev.cascade.core;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,8 +10,9 @@ import java.util.Objects;
  * @param bind the address to listen on; {@code 127.0.0.1} by default. Any address that is not
  *     loopback needs a {@code token}
  * @param port the TCP port; 0 picks a free one ({@link CascadeServer#port()} tells which)
- * @param token the user bearer token ({@code CASCADE_TOKEN}) every {@code /api} call except the sim
- *     endpoints must present; null for none, which is allowed on loopback only
+ * @param token the user bearer token every {@code /api} call except the sim endpoints must present
+ *     ({@code CASCADE_TOKEN}, read by {@link CascadeSettings#tokenFromEnvironment}); null for none,
+ *     which is allowed on loopback only
  * @param maxJsonBytes the largest JSON request body accepted (64 KiB); larger ones get 413
  * @param maxChunkBytes the largest output chunk a sim may {@code PUT} (8 MiB); larger ones get 413
  * @param sseKeepAlive how often an idle event stream gets a {@code : keepalive} comment (15 s), so
@@ -25,9 +25,6 @@ public record ServerSettings(
     int maxJsonBytes,
     int maxChunkBytes,
     Duration sseKeepAlive) {
-
-  /** The variable the CLI reads the user token from. */
-  public static final String TOKEN_ENV = "CASCADE_TOKEN";
 
   public static final String DEFAULT_BIND = "127.0.0.1";
   public static final int DEFAULT_PORT = 8080;
@@ -74,12 +71,6 @@ public record ServerSettings(
         DEFAULT_MAX_JSON_BYTES,
         DEFAULT_MAX_CHUNK_BYTES,
         DEFAULT_SSE_KEEP_ALIVE);
-  }
-
-  /** These settings with the token from {@code CASCADE_TOKEN} in {@code environment}, if set. */
-  public ServerSettings withTokenFrom(Map<String, String> environment) {
-    String value = environment.get(TOKEN_ENV);
-    return value == null || value.isBlank() ? this : withToken(value.strip());
   }
 
   public ServerSettings withBind(String bind) {

@@ -1,18 +1,18 @@
 package dev.cascade.core;
 
 import dev.cascade.agent.SimAgentMain;
+import dev.cascade.agent.SimContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The command each sim runs ({@code CASCADE_SIM_CMD}) when the user does not give one: Cascade's
- * lean sim agent running a real {@code accel-sim.out} when {@code CASCADE_ACCELSIM_DIR} points at a
- * built Accel-Sim, else the agent running Cascade's emulator in its own JVM.
+ * The commands sims run when the user does not give one ({@code CASCADE_SIM_CMD}): Cascade's lean
+ * sim agent running a real {@code accel-sim.out} ({@link #accelSim}), or running Cascade's emulator
+ * in its own JVM ({@link #emulator}). {@link CascadeSettings#simCommandFromEnvironment} picks one
+ * from the environment as {@code cascade serve} does.
  */
 public final class SimCommands {
 
@@ -24,7 +24,7 @@ public final class SimCommands {
    */
   public static final String DEMO_SPEED = "2500";
 
-  /** What was chosen, and why, for the start-up log. */
+  /** A sim command, and why it was chosen, for the start-up log. */
   public record Choice(List<String> command, String description) {
     public Choice {
       command = List.copyOf(command);
@@ -34,51 +34,41 @@ public final class SimCommands {
   private SimCommands() {}
 
   /**
-   * {@code CASCADE_SIM_CMD} (split on white space) when set; else the agent with Accel-Sim when
-   * {@code CASCADE_ACCELSIM_DIR} holds a built one; else the agent with the emulator.
+   * The built {@code accel-sim.out} under {@code accelSimDir} ({@link #ACCELSIM_BINARY}), when it
+   * is there and executable.
    */
-  public static Choice choose(Map<String, String> environment, Path dataDir) {
-    String given = environment.get("CASCADE_SIM_CMD");
-    if (given != null && !given.isBlank()) {
-      return new Choice(
-          Arrays.asList(given.strip().split("\\s+")), "CASCADE_SIM_CMD: " + given.strip());
-    }
-    Optional<Path> accelSim = accelSim(environment);
-    if (accelSim.isPresent()) {
-      List<String> command = agent(dataDir);
-      command.addAll(
-          List.of(
-              "--",
-              accelSim.get().toString(),
-              "-trace",
-              "${CASCADE_TRACE_DIR}/traces/kernelslist.g",
-              "-config",
-              "${CASCADE_GPU_CONFIG_DIR}/gpgpusim.config",
-              "-config",
-              "${CASCADE_GPU_CONFIG_DIR}/trace.config"));
-      return new Choice(command, "Accel-Sim at " + accelSim.get() + ", through the sim agent");
-    }
-    List<String> command = agent(dataDir);
-    command.add("--emulate");
-    // Spelled out, so the sims get it even when the environment given here is not the process's.
-    String speed = environment.get("CASCADE_EMULATE_SPEED");
-    command.addAll(
-        List.of("--speed", speed == null || speed.isBlank() ? DEMO_SPEED : speed.strip()));
-    String why =
-        environment.containsKey("CASCADE_ACCELSIM_DIR")
-            ? "the emulator (no " + ACCELSIM_BINARY + " under CASCADE_ACCELSIM_DIR)"
-            : "the emulator (set CASCADE_ACCELSIM_DIR to a built Accel-Sim to run the real one)";
-    return new Choice(command, why);
+  public static Optional<Path> accelSimIn(Path accelSimDir) {
+    Path binary = accelSimDir.resolve(ACCELSIM_BINARY);
+    return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
   }
 
-  /** The built {@code accel-sim.out} under {@code CASCADE_ACCELSIM_DIR}, when there is one. */
-  static Optional<Path> accelSim(Map<String, String> environment) {
-    String dir = environment.get("CASCADE_ACCELSIM_DIR");
-    if (dir == null || dir.isBlank()) {
-      return Optional.empty();
-    }
-    Path binary = Path.of(dir).resolve(ACCELSIM_BINARY);
-    return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
+  /**
+   * The sim agent running Accel-Sim's {@code binary} on the sim's trace and GPU config (the
+   * launcher fills in the sim contract's folders).
+   */
+  public static List<String> accelSim(Path binary, Path dataDir) {
+    List<String> command = agent(dataDir);
+    command.addAll(
+        List.of(
+            "--",
+            binary.toString(),
+            "-trace",
+            "${" + SimContract.TRACE_DIR + "}/traces/kernelslist.g",
+            "-config",
+            "${" + SimContract.GPU_CONFIG_DIR + "}/gpgpusim.config",
+            "-config",
+            "${" + SimContract.GPU_CONFIG_DIR + "}/trace.config"));
+    return command;
+  }
+
+  /**
+   * The sim agent running Cascade's emulator at {@code speed} emulated cycles per second (0 for as
+   * fast as it can), spelled out so the sims get it even when their environment says otherwise.
+   */
+  public static List<String> emulator(String speed, Path dataDir) {
+    List<String> command = agent(dataDir);
+    command.addAll(List.of("--emulate", "--speed", speed));
+    return command;
   }
 
   /**

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -150,39 +149,17 @@ final class GpuConfigCatalogTest {
   }
 
   @Test
-  void fromEnvironment_prefersConfigsFolderThenAccelSimDirThenBuiltIn() throws IOException {
-    writeConfig("SM90_X", config(1980));
+  void forAccelSim_readsItsTestedCfgsAndRejectsAFolderWithout() throws IOException {
     Path accelSim = folder.resolve("accel-sim");
-    Path testedCfgs = accelSim.resolve("gpu-simulator/gpgpu-sim/configs/tested-cfgs");
-    Files.createDirectories(testedCfgs);
+    Path testedCfgs = Files.createDirectories(accelSim.resolve(GpuConfigCatalog.TESTED_CFGS));
 
-    assertThat(
-            GpuConfigCatalog.fromEnvironment(
-                    Map.of(
-                        "CASCADE_ACCELSIM_CONFIGS",
-                        folder.toString(),
-                        "CASCADE_ACCELSIM_DIR",
-                        accelSim.toString()))
-                .folder())
-        .hasValue(folder.toAbsolutePath().normalize());
-    assertThat(
-            GpuConfigCatalog.fromEnvironment(Map.of("CASCADE_ACCELSIM_DIR", accelSim.toString()))
-                .folder())
+    assertThat(GpuConfigCatalog.forAccelSim(accelSim).folder())
         .hasValue(testedCfgs.toAbsolutePath().normalize());
-    assertThat(GpuConfigCatalog.fromEnvironment(Map.of()).isBuiltIn()).isTrue();
-  }
-
-  @Test
-  void fromEnvironment_namesTheVariableWhenItsFolderIsMissing() {
-    Path missing = folder.resolve("nowhere");
-
-    assertThatThrownBy(
-            () ->
-                GpuConfigCatalog.fromEnvironment(
-                    Map.of("CASCADE_ACCELSIM_CONFIGS", missing.toString())))
-        .isInstanceOf(CascadeException.class)
-        .hasMessageContaining("CASCADE_ACCELSIM_CONFIGS")
-        .hasMessageContaining(missing.toString());
+    assertThatThrownBy(() -> GpuConfigCatalog.forAccelSim(folder.resolve("nowhere")))
+        .isInstanceOfSatisfying(
+            CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID))
+        .hasMessageContaining(
+            folder.resolve("nowhere").resolve(GpuConfigCatalog.TESTED_CFGS).toString());
   }
 
   private static String config(int clockMhz) {

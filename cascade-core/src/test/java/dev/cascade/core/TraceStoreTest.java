@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -542,24 +541,6 @@ final class TraceStoreTest {
               assertThat(e.field()).isEqualTo("trace_id");
               assertThat(e.getMessage()).isEqualTo(Trace.invalidId("../etc").getMessage());
             });
-  }
-
-  @Test
-  void quietPeriod_comesFromTheEnvironment() {
-    assertThat(TraceStore.quietPeriod(Map.of())).isEqualTo(Duration.ofSeconds(10));
-    assertThat(TraceStore.quietPeriod(Map.of("CASCADE_UPLOAD_QUIET_S", "3")))
-        .isEqualTo(Duration.ofSeconds(3));
-    assertThat(TraceStore.quietPeriod(Map.of("CASCADE_UPLOAD_QUIET_S", "0.2")))
-        .isEqualTo(Duration.ofMillis(200));
-    for (String bad : List.of("0", "-1", "ten", "1e400")) {
-      assertThatThrownBy(() -> TraceStore.quietPeriod(Map.of("CASCADE_UPLOAD_QUIET_S", bad)))
-          .isInstanceOfSatisfying(
-              CascadeException.class,
-              e -> {
-                assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
-                assertThat(e.getMessage()).contains("CASCADE_UPLOAD_QUIET_S=\"" + bad + "\"");
-              });
-    }
   }
 
   @Test

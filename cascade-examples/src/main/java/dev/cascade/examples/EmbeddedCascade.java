@@ -3,7 +3,6 @@ package dev.cascade.examples;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.DemoTraces;
 import dev.cascade.core.LocalLauncher;
-import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.Traces;
@@ -29,10 +28,9 @@ public final class EmbeddedCascade {
    */
   public static Cascade start(Path dataDir, Map<String, String> environment) {
     return Cascade.builder()
-        .fromEnvironment(environment) // CASCADE_* settings, and the GPU config catalog
+        .fromEnvironment(environment) // CASCADE_* settings, GPU configs, emulator or Accel-Sim
         .dataDir(dataDir)
         .launcher(new LocalLauncher()) // each sim a local process
-        .simCommand(SimCommands.choose(environment, dataDir).command()) // emulator or Accel-Sim
         .simEnvironment(environment) // what sims see besides Cascade's own variables
         .build()
         .start(); // with its HTTP server on a free port of 127.0.0.1: sims report there

@@ -34,7 +34,11 @@ import java.util.stream.Stream;
 final class ExperimentEnvironment implements AutoCloseable {
 
   /** The emulator as fast as it can go: a demo sim takes about a second. */
-  static final Map<String, String> EMULATOR_ENVIRONMENT = Map.of("CASCADE_EMULATE_SPEED", "0");
+  static final String EMULATOR_SPEED = "0";
+
+  /** The same speed in the sims' own environment (the emulator's {@code EmulatorOptions}). */
+  static final Map<String, String> EMULATOR_ENVIRONMENT =
+      Map.of("CASCADE_EMULATE_SPEED", EMULATOR_SPEED);
 
   /** Short, so a trace the class starts with is ready a moment after its files are written. */
   static final Duration QUIET_PERIOD = Duration.ofMillis(200);
@@ -151,25 +155,24 @@ final class ExperimentEnvironment implements AutoCloseable {
     static Simulator of(String accelSim, Path dataDir) {
       if (accelSim.isBlank()) {
         return new Simulator(
-            SimCommands.choose(EMULATOR_ENVIRONMENT, dataDir).command(),
+            SimCommands.emulator(EMULATOR_SPEED, dataDir),
             EMULATOR_ENVIRONMENT,
             GpuConfigCatalog.builtIn());
       }
       Path folder = Path.of(accelSim).toAbsolutePath().normalize();
-      if (!Files.isExecutable(folder.resolve(SimCommands.ACCELSIM_BINARY))) {
-        throw new IllegalArgumentException(
-            "accelSim \""
-                + accelSim
-                + "\" is not a built Accel-Sim: there is no executable "
-                + folder.resolve(SimCommands.ACCELSIM_BINARY)
-                + "; build Accel-Sim there, or leave accelSim empty to run the emulator");
-      }
-      Map<String, String> environment =
-          Map.of(GpuConfigCatalog.ACCELSIM_DIR_ENV, folder.toString());
+      Path binary =
+          SimCommands.accelSimIn(folder)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "accelSim \""
+                              + accelSim
+                              + "\" is not a built Accel-Sim: there is no executable "
+                              + folder.resolve(SimCommands.ACCELSIM_BINARY)
+                              + "; build Accel-Sim there, or leave accelSim empty to run the"
+                              + " emulator"));
       return new Simulator(
-          SimCommands.choose(environment, dataDir).command(),
-          Map.of(),
-          GpuConfigCatalog.fromEnvironment(environment));
+          SimCommands.accelSim(binary, dataDir), Map.of(), GpuConfigCatalog.forAccelSim(folder));
     }
   }
 

@@ -2,6 +2,8 @@ package dev.cascade.core.internal.http;
 
 import static dev.cascade.core.internal.http.OpenApiJson.map;
 
+import dev.cascade.agent.SimContract;
+import dev.cascade.core.internal.AppEnvironment;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,9 +41,9 @@ final class OpenApi {
             "securitySchemes",
             map(
                 OpenApiPaths.USER,
-                bearer("CASCADE_TOKEN; not needed when the server has none"),
+                bearer(AppEnvironment.TOKEN + "; not needed when the server has none"),
                 OpenApiPaths.SIM,
-                bearer("CASCADE_SIM_TOKEN, valid for its own sim only")),
+                bearer(SimContract.SIM_TOKEN + ", valid for its own sim only")),
             "schemas",
             schemas));
     return doc;

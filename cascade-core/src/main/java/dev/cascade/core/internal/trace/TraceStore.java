@@ -5,12 +5,10 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
 import dev.cascade.core.Traces;
 import dev.cascade.core.internal.store.Database;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -25,7 +23,7 @@ import java.util.function.Consumer;
  *
  * <p>A trace is {@code uploading} from its first file; {@code processing} once {@code
  * metadata.json} exists, does not say {@code "status": "running"} or {@code "failed"}, and no file
- * under the trace changed for the quiet period ({@value #QUIET_PERIOD_ENV}, 10 s by default);
+ * under the trace changed for the quiet period ({@code CASCADE_UPLOAD_QUIET_S}, 10 s by default);
  * {@code ready} when {@code traces/kernelslist.g} exists (processing runs the post-processor on a
  * raw {@code traces/kernelslist} first); {@code failed} when metadata says so or processing failed,
  * with the reason. S3 servers' temporary files (s3proxy's {@code <key>-<uuid>} and {@code .mpus-}
@@ -43,9 +41,6 @@ import java.util.function.Consumer;
  */
 public final class TraceStore implements Traces, AutoCloseable {
 
-  /** Seconds with no file changed before an upload counts as complete. */
-  public static final String QUIET_PERIOD_ENV = "CASCADE_UPLOAD_QUIET_S";
-
   public static final Duration DEFAULT_QUIET_PERIOD = Duration.ofSeconds(10);
   public static final Duration DEFAULT_RESCAN_INTERVAL = Duration.ofSeconds(2);
 
@@ -57,39 +52,6 @@ public final class TraceStore implements Traces, AutoCloseable {
 
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The quiet period {@value #QUIET_PERIOD_ENV} asks for, in seconds (fractions allowed); the
-   * default when unset or blank.
-   *
-   * @throws CascadeException {@code INVALID} when the value is not a positive number
-   */
-  public static Duration quietPeriod(Map<String, String> environment) {
-    String value = environment.get(QUIET_PERIOD_ENV);
-    if (value == null || value.isBlank()) {
-      return DEFAULT_QUIET_PERIOD;
-    }
-    try {
-      BigDecimal seconds = new BigDecimal(value.strip());
-      if (seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(86_400L * 365)) <= 0) {
-        Duration quiet = Duration.ofNanos(seconds.movePointRight(9).longValue());
-        if (!quiet.isZero()) {
-          return quiet;
-        }
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new CascadeException(
-        ErrorCode.INVALID,
-        QUIET_PERIOD_ENV
-            + "=\""
-            + value
-            + "\" is not a positive number of seconds; set it to e.g. 10, or unset it for the"
-            + " default of "
-            + DEFAULT_QUIET_PERIOD.toSeconds(),
-        QUIET_PERIOD_ENV);
   }
 
   /** Starts watching and scanning the traces folder (creating it when absent); returns this. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cascade.core.ServerSettings;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class ServerSettingsTest {
@@ -20,15 +19,6 @@ final class ServerSettingsTest {
     assertThat(settings.maxJsonBytes()).isEqualTo(64 * 1024);
     assertThat(settings.maxChunkBytes()).isEqualTo(8 * 1024 * 1024);
     assertThat(settings.sseKeepAlive()).isEqualTo(Duration.ofSeconds(15));
-  }
-
-  @Test
-  void withTokenFrom_readsCascadeTokenAndIgnoresABlankOne() {
-    ServerSettings settings = ServerSettings.defaults();
-
-    assertThat(settings.withTokenFrom(Map.of("CASCADE_TOKEN", " abc ")).token()).isEqualTo("abc");
-    assertThat(settings.withTokenFrom(Map.of("CASCADE_TOKEN", " ")).hasToken()).isFalse();
-    assertThat(settings.withTokenFrom(Map.of()).hasToken()).isFalse();
   }
 
   @Test

@@ -1,0 +1,199 @@
+package dev.cascade.core.internal;
+
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.SimCommands;
+import dev.cascade.core.internal.trace.TraceStore;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The app side's {@code CASCADE_*} variables: their names, and how each value is read. The only
+ * code in core that knows them ({@code EnvironmentReaderTest}); {@link CascadeSettings} is its
+ * public face. Each value is read when asked for, so a caller that needs one variable is not failed
+ * by a bad value in another. A bad value is an error naming the variable and the value.
+ *
+ * <p>The sim side has its own reader, {@code SimContract} in cascade-agent.
+ */
+public final class AppEnvironment {
+
+  public static final String DATA_DIR = "CASCADE_DATA_DIR";
+  public static final String MAX_LAUNCHES = "CASCADE_MAX_LAUNCHES";
+  public static final String HEARTBEAT_TIMEOUT_S = "CASCADE_HEARTBEAT_TIMEOUT_S";
+
+  /** Seconds with no file changed before an upload counts as complete. */
+  public static final String UPLOAD_QUIET_S = "CASCADE_UPLOAD_QUIET_S";
+
+  public static final String SIM_CMD = "CASCADE_SIM_CMD";
+  public static final String MAIN_URL = "CASCADE_MAIN_URL";
+
+  /** Names the folder of GPU configs; wins over {@link #ACCELSIM_DIR}. */
+  public static final String ACCELSIM_CONFIGS = "CASCADE_ACCELSIM_CONFIGS";
+
+  /** A built Accel-Sim: the simulator sims run, and its tested-cfgs folder the catalog. */
+  public static final String ACCELSIM_DIR = "CASCADE_ACCELSIM_DIR";
+
+  /** The emulator's cycles per second, spelled out in the default sim command. */
+  public static final String EMULATE_SPEED = "CASCADE_EMULATE_SPEED";
+
+  /** The user bearer token the server asks for. */
+  public static final String TOKEN = "CASCADE_TOKEN";
+
+  private final Map<String, String> environment;
+
+  public AppEnvironment(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  /** {@value #DATA_DIR}, when set and not blank. */
+  public Optional<Path> dataDir() {
+    return nonBlank(DATA_DIR).map(Path::of);
+  }
+
+  /** {@value #MAX_LAUNCHES}, when set; a blank value is not a number. */
+  public OptionalInt maxLaunches() {
+    String value = environment.get(MAX_LAUNCHES);
+    return value == null ? OptionalInt.empty() : OptionalInt.of(parseInt(MAX_LAUNCHES, value));
+  }
+
+  /** {@value #HEARTBEAT_TIMEOUT_S} in seconds, when set; a blank value is not a number. */
+  public Optional<Duration> heartbeatTimeout() {
+    String value = environment.get(HEARTBEAT_TIMEOUT_S);
+    return Optional.ofNullable(value)
+        .map(seconds -> Duration.ofSeconds(parseInt(HEARTBEAT_TIMEOUT_S, seconds)));
+  }
+
+  /**
+   * {@value #UPLOAD_QUIET_S} in seconds (fractions allowed), when set; a blank value asks for the
+   * default.
+   *
+   * @throws CascadeException {@code INVALID} when the value is not a positive number
+   */
+  public Optional<Duration> uploadQuietPeriod() {
+    String value = environment.get(UPLOAD_QUIET_S);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (value.isBlank()) {
+      return Optional.of(TraceStore.DEFAULT_QUIET_PERIOD);
+    }
+    try {
+      BigDecimal seconds = new BigDecimal(value.strip());
+      if (seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(86_400L * 365)) <= 0) {
+        Duration quiet = Duration.ofNanos(seconds.movePointRight(9).longValue());
+        if (!quiet.isZero()) {
+          return Optional.of(quiet);
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new CascadeException(
+        ErrorCode.INVALID,
+        UPLOAD_QUIET_S
+            + "=\""
+            + value
+            + "\" is not a positive number of seconds; set it to e.g. 10, or unset it for the"
+            + " default of "
+            + TraceStore.DEFAULT_QUIET_PERIOD.toSeconds(),
+        UPLOAD_QUIET_S);
+  }
+
+  /** {@value #SIM_CMD} split on white space, when set and not blank. */
+  public Optional<List<String>> simCommand() {
+    return nonBlank(SIM_CMD).map(command -> Arrays.asList(command.strip().split("\\s+")));
+  }
+
+  /** {@value #MAIN_URL}, when set and not blank. */
+  public Optional<String> mainUrl() {
+    return nonBlank(MAIN_URL);
+  }
+
+  /** {@value #TOKEN} without surrounding white space, when set and not blank. */
+  public Optional<String> token() {
+    return nonBlank(TOKEN).map(String::strip);
+  }
+
+  /**
+   * The catalog asked for: {@value #ACCELSIM_CONFIGS}, else the tested-cfgs folder under {@value
+   * #ACCELSIM_DIR}, else the built-in one. A variable naming a folder that does not exist is an
+   * error that names it.
+   */
+  public GpuConfigCatalog catalog() {
+    Optional<String> configs = nonBlank(ACCELSIM_CONFIGS);
+    if (configs.isPresent()) {
+      Path folder = Path.of(configs.get());
+      return GpuConfigCatalog.fromFolder(requireFolder(folder, ACCELSIM_CONFIGS, configs.get()));
+    }
+    Optional<String> accelSim = nonBlank(ACCELSIM_DIR);
+    if (accelSim.isPresent()) {
+      Path folder = Path.of(accelSim.get()).resolve(GpuConfigCatalog.TESTED_CFGS);
+      return GpuConfigCatalog.fromFolder(requireFolder(folder, ACCELSIM_DIR, accelSim.get()));
+    }
+    return GpuConfigCatalog.builtIn();
+  }
+
+  /**
+   * The sim command: {@value #SIM_CMD} when set; else the agent with Accel-Sim when {@value
+   * #ACCELSIM_DIR} holds a built one; else the agent with the emulator at {@value #EMULATE_SPEED}
+   * ({@link SimCommands#DEMO_SPEED} when unset).
+   */
+  public SimCommands.Choice simCommandChoice(Path dataDir) {
+    Optional<List<String>> given = simCommand();
+    if (given.isPresent()) {
+      return new SimCommands.Choice(given.get(), SIM_CMD + ": " + environment.get(SIM_CMD).strip());
+    }
+    Optional<Path> binary = nonBlank(ACCELSIM_DIR).map(Path::of).flatMap(SimCommands::accelSimIn);
+    if (binary.isPresent()) {
+      return new SimCommands.Choice(
+          SimCommands.accelSim(binary.get(), dataDir),
+          "Accel-Sim at " + binary.get() + ", through the sim agent");
+    }
+    String speed = nonBlank(EMULATE_SPEED).map(String::strip).orElse(SimCommands.DEMO_SPEED);
+    String why =
+        environment.containsKey(ACCELSIM_DIR)
+            ? "the emulator (no " + SimCommands.ACCELSIM_BINARY + " under " + ACCELSIM_DIR + ")"
+            : "the emulator (set " + ACCELSIM_DIR + " to a built Accel-Sim to run the real one)";
+    return new SimCommands.Choice(SimCommands.emulator(speed, dataDir), why);
+  }
+
+  private Optional<String> nonBlank(String variable) {
+    String value = environment.get(variable);
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value);
+  }
+
+  private static int parseInt(String variable, String value) {
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          variable + " must be a whole number; got \"" + value + "\"", e);
+    }
+  }
+
+  private static Path requireFolder(Path folder, String variable, String value) {
+    if (!Files.isDirectory(folder)) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "the GPU config folder \""
+              + folder
+              + "\" from "
+              + variable
+              + "="
+              + value
+              + " does not exist; point it at Accel-Sim's tested-cfgs folder, or unset it to use"
+              + " the built-in catalog",
+          ACCELSIM_CONFIGS);
+    }
+    return folder;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.cascade.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One reader of the app's {@code CASCADE_*} environment: {@link AppEnvironment} (behind {@code
+ * CascadeSettings}) is the only main source in core with a string literal that starts with a
+ * variable's name, {@code "CASCADE_..."} or {@code "${CASCADE_...}"}: such a literal is a key some
+ * code reads or writes. Prose in a message or a comment that mentions a variable is fine. The sim
+ * side's names live in cascade-agent's {@code SimContract}; code here refers to its constants.
+ */
+final class EnvironmentReaderTest {
+
+  private static final Path MAIN = Path.of("src/main/java");
+
+  /** The one file that may spell the names. */
+  private static final Path READER = MAIN.resolve("dev/cascade/core/internal/AppEnvironment.java");
+
+  /** A literal's text that starts with a variable's name, as a key or a placeholder. */
+  private static final Pattern NAME_FIRST = Pattern.compile("^(?:\\$\\{?)?CASCADE_[A-Z0-9_]");
+
+  @Test
+  void onlyTheReaderSpellsAVariablesName() {
+    Map<String, List<String>> spelled = new TreeMap<>();
+    for (Path file : mainSources()) {
+      List<String> names =
+          literalsIn(read(file)).stream().filter(text -> NAME_FIRST.matcher(text).find()).toList();
+      if (!names.isEmpty() && !file.equals(READER)) {
+        spelled.put(MAIN.relativize(file).toString(), names);
+      }
+    }
+    assertThat(spelled)
+        .as("string literals naming a CASCADE_* variable outside AppEnvironment")
+        .isEmpty();
+    assertThat(literalsIn(read(READER)))
+        .as("the reader spells the names")
+        .contains("CASCADE_TOKEN");
+  }
+
+  @Test
+  void literalsIn_skipsCommentsAndReadsEscapesAndTextBlocks() {
+    String source =
+        """
+        class X {
+          // "CASCADE_IN_A_COMMENT" is not code
+          /* nor "CASCADE_HERE", */
+          String a = "CASCADE_A";
+          String b = "say \\"CASCADE_B\\" " + 'c' + '"';
+          String c = \"""
+              CASCADE_C\""";
+          String d = "see CASCADE_D"; // prose
+        }
+        """;
+
+    assertThat(literalsIn(source))
+        .containsExactly("CASCADE_A", "say \\\"CASCADE_B\\\" ", "CASCADE_C", "see CASCADE_D");
+    assertThat(literalsIn(source).stream().filter(text -> NAME_FIRST.matcher(text).find()))
+        .containsExactly("CASCADE_A", "CASCADE_C");
+  }
+
+  /**
+   * The text of every string literal and text block in {@code source} (escapes left as written, a
+   * text block's leading white space stripped), skipping comments and character literals.
+   */
+  static List<String> literalsIn(String source) {
+    List<String> literals = new ArrayList<>();
+    int i = 0;
+    while (i < source.length()) {
+      if (source.startsWith("//", i)) {
+        i = end(source.indexOf('\n', i), source);
+      } else if (source.startsWith("/*", i)) {
+        i = end(source.indexOf("*/", i + 2), source) + 2;
+      } else if (source.startsWith("\"\"\"", i)) {
+        int close = end(source.indexOf("\"\"\"", i + 3), source);
+        literals.add(source.substring(i + 3, close).strip());
+        i = close + 3;
+      } else if (source.charAt(i) == '"' || source.charAt(i) == '\'') {
+        char quote = source.charAt(i);
+        int j = i + 1;
+        while (j < source.length() && source.charAt(j) != quote) {
+          j += source.charAt(j) == '\\' ? 2 : 1;
+        }
+        if (quote == '"') {
+          literals.add(source.substring(i + 1, Math.min(j, source.length())));
+        }
+        i = j + 1;
+      } else {
+        i++;
+      }
+    }
+    return literals;
+  }
+
+  private static int end(int index, String source) {
+    return index < 0 ? source.length() : index;
+  }
+
+  private static List<Path> mainSources() {
+    assertThat(MAIN).as("run from the cascade-core module folder").isDirectory();
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      return files.filter(file -> file.toString().endsWith(".java")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
