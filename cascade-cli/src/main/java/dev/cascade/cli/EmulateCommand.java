@@ -166,7 +166,7 @@ final class EmulateCommand implements Callable<Integer> {
           "--fleet needs --sims FILE: one '<sim id> <token> [replica]' per line, for sims the app"
               + " already has");
     }
-    String app = url != null ? url : firstSet(SimContract.MAIN_URL, "CASCADE_URL");
+    String app = url != null ? url : firstSet(SimContract.MAIN_URL, ApiOptions.URL_ENV);
     if (app == null) {
       throw new ParameterException(
           spec.commandLine(),
