@@ -45,6 +45,10 @@ final class RunServiceTest {
   }
 
   private Engine open(RecordingLauncher launcher, int maxLaunches) {
+    return open(launcher, maxLaunches, Duration.ZERO);
+  }
+
+  private Engine open(RecordingLauncher launcher, int maxLaunches, Duration finishedStopDelay) {
     Engine opened =
         Engine.open(
             CascadeSettings.builder()
@@ -56,7 +60,7 @@ final class RunServiceTest {
                 .monitorInterval(Duration.ZERO)
                 .uploadQuietPeriod(Duration.ofMillis(100))
                 .traceRescanInterval(Duration.ofMillis(100))
-                .finishedStopDelay(Duration.ZERO)
+                .finishedStopDelay(finishedStopDelay)
                 .simCommand(List.of("simulate", "--fast"))
                 .mainUrl("http://127.0.0.1:9999")
                 .settings());
@@ -310,6 +314,26 @@ final class RunServiceTest {
     engine.checkHeartbeats();
 
     assertThat(stateOf(simId)).isEqualTo(SimState.FAILED);
+  }
+
+  @Test
+  void close_stopsWhatIsLeftOfFinishedSimsAtOnce_andLeavesRunningOnesRunning() {
+    engine.close();
+    RecordingLauncher patient = new RecordingLauncher();
+    engine =
+        open(patient, 8, Duration.ofHours(1)); // a finished sim's grace period outlasts the test
+    Run run = createDemo(new RunEntry("SM90_H100", 2));
+    List<String> ids = run.sims().stream().map(Sim::id).toList();
+    await()
+        .atMost(WAIT)
+        .until(() -> ids.stream().allMatch(id -> engine.runs().sim(id).launcherRef() != null));
+    engine.reports().heartbeat(ids.get(0), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+    engine.reports().heartbeat(ids.get(1), Heartbeat.running(0));
+    assertThat(patient.stops).isEmpty(); // within its grace period
+
+    engine.close();
+
+    assertThat(patient.stops).containsExactly("ref-" + ids.get(0));
   }
 
   @Test

@@ -9,7 +9,10 @@ import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -32,6 +35,10 @@ public final class Launches implements AutoCloseable {
   private final Clock clock;
   private final CompletableFuture<String> mainUrl = new CompletableFuture<>();
   private final ExecutorService stops = Executors.newVirtualThreadPerTaskExecutor();
+
+  /** Sims that reported their end, whose process has {@code stopTimeout} to exit by itself. */
+  private final Set<String> finishing = ConcurrentHashMap.newKeySet();
+
   private volatile boolean closing;
 
   public Launches(
@@ -106,9 +113,10 @@ public final class Launches implements AutoCloseable {
 
   /** A sim reported its end: stop what is left of it once it had time to exit by itself. */
   void stopAfterFinish(String simId) {
+    finishing.add(simId);
     stops.execute(
         () -> {
-          if (SimLauncher.sleep(settings.stopTimeout())) {
+          if (SimLauncher.sleep(settings.stopTimeout()) && finishing.remove(simId)) {
             stopNow(simId);
           }
         });
@@ -118,7 +126,11 @@ public final class Launches implements AutoCloseable {
     sims.find(simId).ifPresent(launcher::stop);
   }
 
-  /** Stops launching and stopping; running sims are left alone. */
+  /**
+   * Stops launching; running sims are left alone to report again after the next start. What is left
+   * of sims that already reported their end is stopped now instead of after their grace period:
+   * nothing of theirs is still to come, and no process outlives its finished sim.
+   */
   @Override
   public void close() {
     closing = true;
@@ -126,5 +138,11 @@ public final class Launches implements AutoCloseable {
     mainUrl.complete(null); // wakes launches that still wait for a start that will not come
     queue.close();
     stops.shutdownNow();
+    try (ExecutorService now = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (String simId : List.copyOf(finishing)) {
+        now.execute(() -> stopNow(simId));
+      }
+    }
+    finishing.clear();
   }
 }
