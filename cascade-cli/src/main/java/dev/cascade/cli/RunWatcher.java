@@ -273,7 +273,7 @@ final class RunWatcher {
     }
   }
 
-  /** True when stdout is a terminal, where lines can be redrawn in place. */
+  /** True when this process has a terminal, where lines and bars can be redrawn in place. */
   static boolean isTerminal() {
     Console console = System.console();
     if (console == null) {

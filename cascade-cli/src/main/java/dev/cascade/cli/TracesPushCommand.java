@@ -3,7 +3,6 @@ package dev.cascade.cli;
 import dev.cascade.client.CascadeClient;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
-import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -186,7 +185,7 @@ final class TracesPushCommand implements Callable<Integer> {
     UploadProgress progress =
         new UploadProgress(
             err,
-            interactive != null ? interactive : isTerminal(),
+            interactive != null ? interactive : RunWatcher.isTerminal(),
             plan.files().size(),
             plan.totalBytes(),
             System::nanoTime);
@@ -388,19 +387,5 @@ final class TracesPushCommand implements Callable<Integer> {
 
   private static String blankToNull(String value) {
     return value == null || value.isBlank() ? null : value.strip();
-  }
-
-  /** True when stderr is a terminal, where a bar can be redrawn in place. */
-  private static boolean isTerminal() {
-    Console console = System.console();
-    if (console == null) {
-      return false;
-    }
-    try {
-      // Java 22+: a console exists even when redirected; ask whether it is a terminal.
-      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
-    } catch (ReflectiveOperationException e) {
-      return true; // Java 21: a console exists only on a terminal
-    }
   }
 }
