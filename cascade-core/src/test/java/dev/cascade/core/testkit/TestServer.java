@@ -9,7 +9,6 @@ import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.core.internal.run.Heartbeat;
-import dev.cascade.core.internal.trace.TraceStore;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.nio.charset.StandardCharsets;
@@ -217,12 +216,12 @@ public final class TestServer implements AutoCloseable {
             reached.complete(trace);
           }
         };
-    ((TraceStore) engine.traces()).addListener(listener);
+    engine.traces().addListener(listener);
     try {
       engine.traces().find(id).filter(t -> t.state() == state).ifPresent(reached::complete);
       reached.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     } finally {
-      ((TraceStore) engine.traces()).removeListener(listener);
+      engine.traces().removeListener(listener);
     }
   }
 

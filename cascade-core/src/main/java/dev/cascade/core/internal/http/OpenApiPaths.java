@@ -206,7 +206,9 @@ final class OpenApiPaths {
 
     @SafeVarargs
     final Operation params(Map<String, Object>... more) {
-      parameters.addAll(List.of(more));
+      for (Map<String, Object> parameter : more) {
+        parameters.add(parameter);
+      }
       return this;
     }
 
