@@ -35,9 +35,10 @@ public final class CascadeClient implements AutoCloseable {
 
     /** The stream dropped, for {@code reason}; it reconnects after a pause. */
     default void dropped(String reason) {}
-  }
 
-  private static final StreamListener SILENT = new StreamListener() {};
+    /** Tells nothing. */
+    StreamListener SILENT = new StreamListener() {};
+  }
 
   private final Http http;
   private final Runs runs;
@@ -46,7 +47,7 @@ public final class CascadeClient implements AutoCloseable {
 
   private CascadeClient(String baseUrl, String token) {
     this.http = new Http(baseUrl, token);
-    this.runs = new RemoteRuns(http, this);
+    this.runs = new RemoteRuns(http);
     this.traces = new RemoteTraces(http);
     this.results = new RemoteResults(http);
   }
@@ -106,7 +107,7 @@ public final class CascadeClient implements AutoCloseable {
    * {@code listener} told when the stream drops and reconnects.
    */
   public EventStream events(String runId, long afterId, StreamListener listener) {
-    return new SseEvents(http, runId, afterId, listener == null ? SILENT : listener);
+    return new SseEvents(http, runId, afterId, listener == null ? StreamListener.SILENT : listener);
   }
 
   /** Stops the HTTP client; streams still open end. */

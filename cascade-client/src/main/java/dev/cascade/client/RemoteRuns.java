@@ -30,11 +30,9 @@ final class RemoteRuns implements Runs {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Http http;
-  private final CascadeClient client;
 
-  RemoteRuns(Http http, CascadeClient client) {
+  RemoteRuns(Http http) {
     this.http = http;
-    this.client = client;
   }
 
   @Override
@@ -108,7 +106,7 @@ final class RemoteRuns implements Runs {
 
   @Override
   public EventStream events(String runId, long afterId) {
-    return client.events(runId, afterId, null);
+    return new SseEvents(http, runId, afterId, CascadeClient.StreamListener.SILENT);
   }
 
   /** The sim, read from its kernels' answer (which names its run) and then its run. */
