@@ -2,16 +2,13 @@ package dev.cascade.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.cascade.core.testkit.MainSources;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 final class EnvironmentReaderTest {
 
-  private static final Path MAIN = Path.of("src/main/java");
+  private static final Path MAIN = MainSources.ROOT;
 
   /** The one file that may spell the names. */
   private static final Path READER = MAIN.resolve("dev/cascade/core/internal/AppEnvironment.java");
@@ -34,9 +31,11 @@ final class EnvironmentReaderTest {
   @Test
   void onlyTheReaderSpellsAVariablesName() {
     Map<String, List<String>> spelled = new TreeMap<>();
-    for (Path file : mainSources()) {
+    for (Path file : MainSources.list()) {
       List<String> names =
-          literalsIn(read(file)).stream().filter(text -> NAME_FIRST.matcher(text).find()).toList();
+          literalsIn(MainSources.read(file)).stream()
+              .filter(text -> NAME_FIRST.matcher(text).find())
+              .toList();
       if (!names.isEmpty() && !file.equals(READER)) {
         spelled.put(MAIN.relativize(file).toString(), names);
       }
@@ -44,7 +43,7 @@ final class EnvironmentReaderTest {
     assertThat(spelled)
         .as("string literals naming a CASCADE_* variable outside AppEnvironment")
         .isEmpty();
-    assertThat(literalsIn(read(READER)))
+    assertThat(literalsIn(MainSources.read(READER)))
         .as("the reader spells the names")
         .contains("CASCADE_TOKEN");
   }
@@ -105,22 +104,5 @@ final class EnvironmentReaderTest {
 
   private static int end(int index, String source) {
     return index < 0 ? source.length() : index;
-  }
-
-  private static List<Path> mainSources() {
-    assertThat(MAIN).as("run from the cascade-core module folder").isDirectory();
-    try (Stream<Path> files = Files.walk(MAIN)) {
-      return files.filter(file -> file.toString().endsWith(".java")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -2,8 +2,8 @@ package dev.cascade.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cascade.core.testkit.MainSources;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 final class TableOwnershipTest {
 
-  private static final Path MAIN = Path.of("src/main/java");
+  private static final Path MAIN = MainSources.ROOT;
   private static final Path STORE = MAIN.resolve("dev/cascade/core/internal/store");
   private static final Path SCHEMA = Path.of("src/main/resources/db/migration");
 
@@ -70,8 +70,8 @@ final class TableOwnershipTest {
   @Test
   void eachTable_isNamedInSqlOnlyByItsOwner() {
     Map<String, Set<String>> trespassers = new TreeMap<>();
-    for (Path file : mainSources()) {
-      for (String table : tablesIn(read(file))) {
+    for (Path file : MainSources.list()) {
+      for (String table : tablesIn(MainSources.read(file))) {
         String owner = OWNERS.get(table);
         if (owner != null && !file.equals(STORE.resolve(owner))) {
           trespassers
@@ -86,8 +86,8 @@ final class TableOwnershipTest {
   @Test
   void sqlRunsOnlyInTheStorePackage() {
     List<String> outside = new ArrayList<>();
-    for (Path file : mainSources()) {
-      if (!file.startsWith(STORE) && JDBC.matcher(read(file)).find()) {
+    for (Path file : MainSources.list()) {
+      if (!file.startsWith(STORE) && JDBC.matcher(MainSources.read(file)).find()) {
         outside.add(MAIN.relativize(file).toString());
       }
     }
@@ -124,22 +124,5 @@ final class TableOwnershipTest {
       }
     }
     return tables;
-  }
-
-  private static List<Path> mainSources() {
-    assertThat(MAIN).as("run from the cascade-core module folder").isDirectory();
-    try (Stream<Path> files = Files.walk(MAIN)) {
-      return files.filter(file -> file.toString().endsWith(".java")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
