@@ -317,6 +317,27 @@ final class RunServiceTest {
   }
 
   @Test
+  void restart_givesRunningSimsAFullHeartbeatWindowAfterAnOutageLongerThanTheGiveUp() {
+    Run run = createDemo(new RunEntry("SM90_H100", 1));
+    String simId = run.sims().getFirst().id();
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
+    engine.reports().heartbeat(simId, Heartbeat.running(0));
+    engine.close();
+
+    clock.advance(Duration.ofMinutes(20)); // the app is down for twice the give-up window
+    engine = open(launcher, 8);
+    engine.checkHeartbeats();
+    assertThat(stateOf(simId)).as("silence while the app was down").isEqualTo(SimState.RUNNING);
+
+    clock.advance(Duration.ofSeconds(61));
+    engine.checkHeartbeats();
+    assertThat(stateOf(simId)).isEqualTo(SimState.LOST);
+    engine.reports().heartbeat(simId, Heartbeat.running(0)); // its retries land
+    assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
+    assertThat(launcher.stops).doesNotContain("ref-" + simId);
+  }
+
+  @Test
   void close_stopsWhatIsLeftOfFinishedSimsAtOnce_andLeavesRunningOnesRunning() {
     engine.close();
     RecordingLauncher patient = new RecordingLauncher();
@@ -373,7 +394,7 @@ final class RunServiceTest {
   }
 
   @Test
-  void restart_launchesPendingSimsAndEverySimFinishesExactlyOnce() throws Exception {
+  void restart_launchesPendingAndHalfLaunchedSimsAndEverySimFinishesExactlyOnce() throws Exception {
     engine.close();
     RecordingLauncher stuck = new RecordingLauncher();
     stuck.gate = new CountDownLatch(1);
@@ -386,9 +407,16 @@ final class RunServiceTest {
     RecordingLauncher after = new RecordingLauncher();
     engine = open(after, 8);
 
-    await().atMost(WAIT).until(() -> after.launches.size() == 3);
+    // 3 left pending, and the 2 whose launch call never returned: launching without a ref.
+    await().atMost(WAIT).until(() -> after.launches.size() == 5);
     List<Sim> sims = engine.runs().get(run.id()).sims();
     assertThat(sims).extracting(Sim::state).doesNotContain(SimState.PENDING);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(engine.runs().get(run.id()).sims())
+                    .allSatisfy(sim -> assertThat(sim.launcherRef()).isNotNull()));
     for (Sim sim : sims) { // every sim reports, as real ones would after the restart
       engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
       engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));

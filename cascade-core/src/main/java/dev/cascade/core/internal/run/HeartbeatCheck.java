@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * One pass of the heartbeat monitor: a running sim silent for the heartbeat timeout becomes {@code
  * lost}; a sim silent for 10 times the timeout becomes {@code failed} with {@code no heartbeat for
  * <n>s} and is stopped. Silence counts from the last heartbeat, or from the launch when there was
- * none.
+ * none, and never from before this process started: after a restart every sim gets a full window to
+ * report again.
  */
 public final class HeartbeatCheck implements Runnable {
 
@@ -25,6 +26,7 @@ public final class HeartbeatCheck implements Runnable {
   private final Launches launches;
   private final RunSettings settings;
   private final Clock clock;
+  private final Instant startedAt;
 
   public HeartbeatCheck(
       SimRepository sims, SimMoves moves, Launches launches, RunSettings settings, Clock clock) {
@@ -33,17 +35,27 @@ public final class HeartbeatCheck implements Runnable {
     this.launches = launches;
     this.settings = settings;
     this.clock = clock;
+    this.startedAt = clock.instant();
+  }
+
+  /**
+   * When the sim's silence began: its last heartbeat, else its launch, else its creation; but never
+   * before this process started, because silence while the app itself was down is not the sim's
+   * fault (its reports had nowhere to go).
+   */
+  private Instant silentSince(Sim sim) {
+    Instant since =
+        sim.lastHeartbeatAt() != null
+            ? sim.lastHeartbeatAt()
+            : sim.launchedAt() != null ? sim.launchedAt() : sim.createdAt();
+    return since.isBefore(startedAt) ? startedAt : since;
   }
 
   @Override
   public void run() {
     Instant now = clock.instant();
     for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
-      Instant since = sim.lastHeartbeatAt() != null ? sim.lastHeartbeatAt() : sim.launchedAt();
-      if (since == null) {
-        continue;
-      }
-      Duration silent = Duration.between(since, now);
+      Duration silent = Duration.between(silentSince(sim), now);
       if (silent.compareTo(settings.giveUpAfter()) >= 0) {
         String error = "no heartbeat for " + silent.toSeconds() + "s";
         if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {

@@ -81,10 +81,9 @@ public final class Launches implements AutoCloseable {
     if (closing) {
       return; // shutting down: the sim stays pending and the next start launches it
     }
-    if (!moves.move(sim.id(), SimState.PENDING, SimState.LAUNCHING, Outcome.NONE)) {
+    if (!moves.startLaunch(sim.id(), clock.instant())) {
       return; // cancelled while it waited, or already launched
     }
-    sims.recordLaunchStarted(sim.id(), clock.instant());
     switch (launcher.launch(sim, traceId, traceDir, config, url)) {
       case LaunchOutcome.Launched launched -> {
         sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), clock.instant());

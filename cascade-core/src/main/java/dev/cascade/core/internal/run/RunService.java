@@ -201,11 +201,18 @@ public final class RunService implements Runs {
     return outputs.kernels(simId);
   }
 
-  /** Launches the sims still pending, as after a restart; each run is read and checked once. */
+  /**
+   * Launches the sims an earlier process left unlaunched, as after a restart: those still pending,
+   * and those left launching without a launcher ref (it died, or shut down, during their launch
+   * call), so that no sim stays launching for ever. Each run is read and checked once.
+   */
   public void launchPending() {
-    List<Sim> pending = sims.findInStates(SimState.PENDING);
+    List<Sim> pending =
+        sims.findInStates(SimState.PENDING, SimState.LAUNCHING).stream()
+            .filter(sim -> sim.state() == SimState.PENDING || sim.launcherRef() == null)
+            .toList();
     if (!pending.isEmpty()) {
-      log.info("launching {} sims left pending", pending.size());
+      log.info("launching {} sims left pending or half-launched", pending.size());
     }
     Map<String, List<Sim>> byRun = new LinkedHashMap<>();
     pending.forEach(sim -> byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim));

@@ -12,6 +12,7 @@ import dev.cascade.core.json.ApiJson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Moves sims along {@code SIM_TRANSITIONS}, each move stored with its {@code sim} event in one
@@ -42,6 +43,27 @@ public final class SimMoves {
     boolean moved =
         database.write(connection -> moveIn(connection, simId, expectedFrom, to, outcome));
     committed(moved, simId, to);
+    return moved;
+  }
+
+  /**
+   * Starts a launch: stamps {@code launched_at} and moves a pending sim to {@code launching} in one
+   * transaction, so a crash never leaves a sim launching with no time to measure its silence from.
+   * A sim an earlier process left launching without a launcher ref is stamped again, for its
+   * relaunch. False when the sim is neither (cancelled while it waited, or launched already).
+   */
+  boolean startLaunch(String simId, Instant at) {
+    boolean moved =
+        database.write(
+            connection -> {
+              if (!sims.recordLaunchStarted(connection, simId, at)) {
+                return false;
+              }
+              SimState now = sims.find(connection, simId).orElseThrow().state();
+              return now == SimState.LAUNCHING
+                  || moveIn(connection, simId, SimState.PENDING, SimState.LAUNCHING, Outcome.NONE);
+            });
+    committed(moved, simId, SimState.LAUNCHING);
     return moved;
   }
 

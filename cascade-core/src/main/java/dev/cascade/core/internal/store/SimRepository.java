@@ -162,9 +162,23 @@ public final class SimRepository {
         SqlTimes.text(launchedAt));
   }
 
-  /** Stamps the start of the launch call, so silence is measured even if the call never returns. */
-  public void recordLaunchStarted(String simId, Instant startedAt) {
-    update(simId, "UPDATE sims SET launched_at = ? WHERE id = ?", SqlTimes.text(startedAt));
+  /**
+   * Stamps the start of a launch call in the caller's write transaction, so silence is measured
+   * even if the call never returns: for a sim still {@code pending}, or one left {@code launching}
+   * without a launcher ref by an earlier process whose launch call never returned (a relaunch).
+   *
+   * @return false when the sim is neither, and must not be launched
+   */
+  public boolean recordLaunchStarted(Connection connection, String simId, Instant startedAt)
+      throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET launched_at = ? WHERE id = ? AND (state = 'pending'"
+                + " OR (state = 'launching' AND launcher_ref IS NULL))")) {
+      update.setString(1, SqlTimes.text(startedAt));
+      update.setString(2, simId);
+      return update.executeUpdate() == 1;
+    }
   }
 
   /**
