@@ -33,6 +33,12 @@ final class ChunkIntake {
     return chunks.insert(connection, new Chunk(simId, seq, bytes));
   }
 
+  /** True when chunk {@code seq} of the sim is held. */
+  boolean holds(Connection connection, String simId, long seq) throws SQLException {
+    List<Chunk> held = chunks.read(connection, simId, seq, 1);
+    return !held.isEmpty() && held.getFirst().seq() == seq;
+  }
+
   /** How many chunks are held without a gap, knowing that chunks 0 to {@code from - 1} are. */
   long contiguousFrom(Connection connection, String simId, long from) throws SQLException {
     return contiguousFrom(connection, simId, from, bytes -> {});

@@ -4,6 +4,7 @@ import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.accelsim.stats.StatsListener;
 import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.internal.events.EventLog;
@@ -92,7 +93,8 @@ public final class SimOutput {
    *
    * @param runId the sim's run (the events are the run's)
    * @param bytes the chunk; not copied, so do not change it afterwards
-   * @throws CascadeException {@code not_found} when the sim does not exist
+   * @throws CascadeException {@code not_found} when the sim does not exist, {@code conflict} for a
+   *     new chunk of a sim whose log has ended
    * @throws IllegalArgumentException when {@code seq} is negative or the sim is not in {@code
    *     runId}
    */
@@ -111,20 +113,19 @@ public final class SimOutput {
             throw new IllegalArgumentException(
                 "sim " + simId + " belongs to run " + sim.runId + ", not to run " + runId);
           }
-          if (!sim.finished && seq < sim.chunksParsed) {
+          if (sim.finished) {
+            return refuseAfterEnd(sim, seq);
+          }
+          if (seq < sim.chunksParsed) {
             return new ChunkReceipt(false, sim.chunksParsed); // held and parsed already
           }
-          if (!sim.finished && seq == sim.chunksParsed) {
+          if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
           }
           return parsers.write(
               sim,
               connection -> {
                 boolean stored = intake.store(connection, simId, seq, bytes);
-                if (sim.finished) {
-                  sim.held = intake.contiguousFrom(connection, simId, sim.held);
-                  return new ChunkReceipt(stored, sim.held);
-                }
                 if (!stored || seq != sim.chunksParsed) {
                   return new ChunkReceipt(stored, sim.chunksParsed); // after a gap: kept for later
                 }
@@ -134,10 +135,29 @@ public final class SimOutput {
   }
 
   /**
+   * A chunk for a sim whose log has ended: one sent again is answered as held; a new one is
+   * refused, because it could no longer be parsed and the log would say more than its kernels,
+   * progress and outcome.
+   */
+  private ChunkReceipt refuseAfterEnd(SimParse sim, long seq) {
+    if (database.read(connection -> intake.holds(connection, sim.simId, seq))) {
+      return new ChunkReceipt(false, sim.held);
+    }
+    throw new CascadeException(
+        ErrorCode.CONFLICT,
+        "sim "
+            + sim.simId
+            + " has finished and its log is closed: chunk "
+            + seq
+            + ", sent after its end, is not kept",
+        "seq");
+  }
+
+  /**
    * Ends the sim's log: parses a last line without a newline, closes an open statistics block, and
    * stores the outcome ({@code incomplete} when no exit, limit or failure line was seen). Chunks
-   * after a gap are not parsed, so call it once {@link #holdsAll} is true. Later chunks are still
-   * stored but no longer parsed. Calling it again only returns the outcome. The parser's memory is
+   * after a gap are not parsed, so call it once {@link #holdsAll} is true. Later new chunks are
+   * refused ({@code conflict}). Calling it again only returns the outcome. The parser's memory is
    * freed; {@link #release} also forgets the sim.
    *
    * @return how the log ended
@@ -151,7 +171,7 @@ public final class SimOutput {
   /**
    * {@link #finish Finishes} the sim's log, if not done yet, and forgets the sim: call it once the
    * sim is in a finished state, whichever way it got there (final heartbeat, cancel, no heartbeat,
-   * failed launch), or its entry stays in memory. A chunk that arrives later is stored, not parsed.
+   * failed launch), or its entry stays in memory. A new chunk that arrives later is refused.
    *
    * @throws CascadeException {@code not_found} when the sim does not exist
    */

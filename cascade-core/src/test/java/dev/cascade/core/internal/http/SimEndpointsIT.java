@@ -236,6 +236,26 @@ final class SimEndpointsIT {
     assertThat(unknown.errorCode()).isEqualTo("not_found");
   }
 
+  @Test
+  void chunksAfterTheFinalHeartbeat_areRefusedSoTheLogAndItsKernelsNeverDisagree() {
+    server.heartbeat(simId, "{\"state\": \"running\", \"chunks\": 0}");
+    server.chunk(simId, 0, "zero\n");
+    server.heartbeat(simId, "{\"state\": \"succeeded\", \"exit_code\": 0, \"chunks\": 1}");
+    String kernelsBefore = server.get("/api/sims/" + simId + "/kernels").body();
+
+    Response late = server.chunk(simId, 1, "kernel_name = _Z4latev\n");
+    Response again = server.chunk(simId, 0, "zero\n");
+
+    assertThat(late.status()).isEqualTo(409);
+    assertThat(late.errorCode()).isEqualTo("conflict");
+    assertThat(late.errorField()).isEqualTo("seq");
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.json().get("stored").asBoolean()).isFalse();
+    assertThat(server.get("/api/sims/" + simId + "/log").body()).isEqualTo("zero\n");
+    assertThat(server.get("/api/sims/" + simId + "/kernels").body()).isEqualTo(kernelsBefore);
+    assertThat(stateOf(simId)).isEqualTo("succeeded");
+  }
+
   private void assertRefused(String body, int status, String field) {
     Response response = server.heartbeat(simId, body);
     assertThat(response.status()).as(body).isEqualTo(status);

@@ -345,17 +345,23 @@ final class SimOutputTest {
   }
 
   @Test
-  void release_endsTheParseAndLaterChunksAreStoredButNotParsed() {
+  void release_endsTheParseAndRefusesLaterChunksSoTheLogAndItsKernelsAgree() throws IOException {
     accept(simId, 0, new AccelSimLog().kernel("k_a", 1000, 3000).exit().bytes());
     moveTo(simId, SimState.SUCCEEDED);
     output.release(simId);
     int eventCount = events().size();
 
     assertThat(accept(simId, 0, "again".getBytes(UTF_8))).isEqualTo(new ChunkReceipt(false, 1));
-    assertThat(accept(simId, 2, "later\n".getBytes(UTF_8))).isEqualTo(new ChunkReceipt(true, 1));
-    assertThat(accept(simId, 1, new AccelSimLog().kernel("k_late", 1, 1).bytes()))
-        .isEqualTo(new ChunkReceipt(true, 3));
+    assertThatThrownBy(() -> accept(simId, 1, new AccelSimLog().kernel("k_late", 1, 1).bytes()))
+        .isInstanceOfSatisfying(
+            CascadeException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+              assertThat(e.field()).isEqualTo("seq");
+              assertThat(e.getMessage()).contains(simId, "chunk 1", "log is closed");
+            });
 
+    assertThat(new String(output.log(simId).readAllBytes(), UTF_8)).doesNotContain("k_late");
     assertThat(output.kernels(simId)).extracting(KernelResult::name).containsExactly("k_a");
     assertThat(progress(simId).logOutcome()).isEqualTo("complete");
     assertThat(events()).hasSize(eventCount);
