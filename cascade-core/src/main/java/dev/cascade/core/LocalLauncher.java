@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,6 +28,9 @@ public final class LocalLauncher implements Launcher {
 
   private final Duration stopGrace;
   private final Map<Long, Process> started = new ConcurrentHashMap<>();
+
+  /** The exit of each process started here, until it is stopped: {@link #exitOf}. */
+  private final Map<Long, CompletableFuture<Integer>> exits = new ConcurrentHashMap<>();
 
   /** A launcher that gives sims 5 s to exit after SIGTERM. */
   public LocalLauncher() {
@@ -86,6 +90,7 @@ public final class LocalLauncher implements Launcher {
       started.put(pid, process);
       // The JDK reaps its own child; forget it once it has exited.
       process.onExit().thenRun(() -> started.remove(pid));
+      exits.put(pid, exitLeavingNothing(process));
       return Long.toString(pid);
     } catch (IOException e) {
       throw new LaunchException(
@@ -93,8 +98,31 @@ public final class LocalLauncher implements Launcher {
     }
   }
 
+  /**
+   * The exit code once the process has exited and its group is empty; never completes when the
+   * process left something of its group running (a wrapper whose simulator runs on and reports).
+   */
+  private static CompletableFuture<Integer> exitLeavingNothing(Process process) {
+    return process
+        .onExit()
+        .thenCompose(
+            ended ->
+                ProcessGroups.isAlive(ended.pid())
+                    ? new CompletableFuture<>()
+                    : CompletableFuture.completedFuture(ended.exitValue()));
+  }
+
   @Override
-  public void stop(String launcherRef) {
+  public Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
+    return Optional.ofNullable(exits.get(groupIdOf(launcherRef)));
+  }
+
+  @Override
+  public boolean hasEnded(String launcherRef) {
+    return !ProcessGroups.isAlive(groupIdOf(launcherRef));
+  }
+
+  private static long groupIdOf(String launcherRef) {
     long groupId;
     try {
       groupId = Long.parseLong(launcherRef);
@@ -103,8 +131,15 @@ public final class LocalLauncher implements Launcher {
           "a local launcher ref is a process id; got \"" + launcherRef + "\"", e);
     }
     if (groupId <= 1) {
-      throw new IllegalArgumentException("refusing to stop process group " + groupId);
+      throw new IllegalArgumentException("refusing to signal process group " + groupId);
     }
+    return groupId;
+  }
+
+  @Override
+  public void stop(String launcherRef) {
+    long groupId = groupIdOf(launcherRef);
+    exits.remove(groupId);
     ProcessGroups.terminate(groupId, stopGrace);
     Process process = started.remove(groupId);
     if (process != null) {

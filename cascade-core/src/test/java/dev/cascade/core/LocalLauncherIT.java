@@ -14,6 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +106,33 @@ final class LocalLauncherIT {
 
     launcher.stop(gone);
     launcher.stop(gone);
+  }
+
+  @Test
+  void exitOf_givesTheExitCodeOnceTheProcessEnded_andHasEndedSaysSo() throws Exception {
+    ref = launcher.launch(launch("sh", "-c", "sleep 0.2; exit 3", dir.resolve("s.out")));
+    assertThat(launcher.hasEnded(ref)).isFalse();
+
+    assertThat(launcher.exitOf(ref).orElseThrow().get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    assertThat(launcher.hasEnded(ref)).isTrue();
+    assertThat(launcher.exitOf("4194304")).as("a process it did not start").isEmpty();
+  }
+
+  @Test
+  void exitOf_doesNotCompleteWhileSomethingTheSimStartedStillRuns() throws Exception {
+    Path pid = dir.resolve("pid");
+    ref =
+        launcher.launch(
+            launch("sh", "-c", "sleep 300 & echo $! > " + pid + "; exit 0", dir.resolve("s.out")));
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ProcessHandle.of(Long.parseLong(ref)).isEmpty());
+
+    CompletableFuture<Integer> exit = launcher.exitOf(ref).orElseThrow();
+    assertThatThrownBy(() -> exit.get(500, TimeUnit.MILLISECONDS))
+        .isInstanceOf(TimeoutException.class);
+    assertThat(launcher.hasEnded(ref)).isFalse();
   }
 
   @Test

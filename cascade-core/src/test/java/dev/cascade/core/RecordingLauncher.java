@@ -4,6 +4,8 @@ import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +41,14 @@ final class RecordingLauncher implements Launcher {
     } finally {
       inFlight.decrementAndGet();
     }
+  }
+
+  /** Refs whose process this launcher says has ended. */
+  final Set<String> ended = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public boolean hasEnded(String launcherRef) {
+    return ended.contains(launcherRef);
   }
 
   @Override

@@ -9,11 +9,14 @@ import dev.cascade.core.internal.run.Heartbeat;
 import dev.cascade.core.internal.run.HeartbeatReply;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -219,6 +222,38 @@ final class RunServiceTest {
   }
 
   @Test
+  void launch_ofSimsWhoseTraceWasDeletedWhileTheyWaited_failsThemSayingTheTraceIsGone()
+      throws IOException {
+    engine.close();
+    RecordingLauncher held = new RecordingLauncher();
+    held.gate = new CountDownLatch(1);
+    engine = open(held, 1);
+    await().atMost(WAIT).until(() -> isReady("demo"));
+    Run run = createDemo(new RunEntry("SM90_H100", 3));
+    await().atMost(WAIT).until(() -> held.inFlight.get() == 1);
+
+    Path folder = TestTraces.folder(dataDir, "demo");
+    try (Stream<Path> files = Files.walk(folder)) {
+      files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+    }
+    held.gate.countDown();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(engine.runs().get(run.id()).sims())
+                    .filteredOn(sim -> sim.state() == SimState.FAILED)
+                    .hasSize(2)
+                    .allSatisfy(
+                        sim ->
+                            assertThat(sim.error())
+                                .contains("the trace \"demo\" is gone", folder.toString())
+                                .doesNotContain("exit")));
+    assertThat(held.launches).hasSize(1);
+  }
+
+  @Test
   void heartbeat_movesTheSimAlongItsStatesAndFinishesTheRun() {
     Run run = createDemo(new RunEntry("SM90_H100", 1));
     String simId = run.sims().getFirst().id();
@@ -335,6 +370,31 @@ final class RunServiceTest {
     engine.reports().heartbeat(simId, Heartbeat.running(0)); // its retries land
     assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
     assertThat(launcher.stops).doesNotContain("ref-" + simId);
+  }
+
+  @Test
+  void restart_failsSimsWhoseProcessEndedWhileTheAppWasDown_andLeavesLiveOnesAlone() {
+    Run run = createDemo(new RunEntry("SM90_H100", 3));
+    List<String> ids = run.sims().stream().map(Sim::id).toList();
+    await()
+        .atMost(WAIT)
+        .until(() -> ids.stream().allMatch(id -> engine.runs().sim(id).launcherRef() != null));
+    engine.reports().heartbeat(ids.get(1), Heartbeat.running(0));
+    engine.close();
+
+    RecordingLauncher after = new RecordingLauncher();
+    after.ended.addAll(List.of("ref-" + ids.get(0), "ref-" + ids.get(1)));
+    engine = open(after, 8);
+
+    assertThat(engine.runs().get(run.id()).sims())
+        .extracting(Sim::state)
+        .containsExactly(SimState.FAILED, SimState.FAILED, SimState.LAUNCHING);
+    assertThat(engine.runs().sim(ids.get(0)).error())
+        .isEqualTo(
+            "its process (ref-"
+                + ids.get(0)
+                + ") ended without reporting its end while Cascade was down");
+    assertThat(after.launches).isEmpty();
   }
 
   @Test

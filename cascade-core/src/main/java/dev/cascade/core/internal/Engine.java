@@ -120,6 +120,7 @@ public final class Engine implements AutoCloseable {
    */
   public void startLaunching(String mainUrl) {
     launches.start(mainUrl);
+    launches.failEnded();
     runs.launchPending();
     if (!settings.monitorInterval().isZero()) {
       toClose.add(0, new HeartbeatMonitor(heartbeatCheck, settings.monitorInterval()));

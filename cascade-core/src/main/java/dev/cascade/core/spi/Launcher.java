@@ -1,6 +1,7 @@
 package dev.cascade.core.spi;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Starts and stops sims somewhere: local processes, Sail sandboxes, ... Implementations are found
@@ -25,6 +26,25 @@ public interface Launcher extends AutoCloseable {
 
   /** Stops a sim. Idempotent: a ref that is already gone is not an error. */
   void stop(String launcherRef);
+
+  /**
+   * The sim's exit code, once its process has ended and left nothing of it running, when this
+   * launcher can tell (it started the process itself); empty when it cannot. The future does not
+   * complete while something the sim started may still report. Cascade uses it to fail at once,
+   * with the exit code, a sim that ended without reporting its end.
+   */
+  default Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
+    return Optional.empty();
+  }
+
+  /**
+   * True when this launcher knows that nothing of the sim runs any more (its process or sandbox is
+   * gone); false while it runs, or when the launcher cannot tell. Asked after a restart, for sims
+   * an earlier process launched.
+   */
+  default boolean hasEnded(String launcherRef) {
+    return false;
+  }
 
   /** Releases the launcher's own resources; running sims are left alone. */
   @Override

@@ -88,6 +88,9 @@ public final class Launches implements AutoCloseable {
       case LaunchOutcome.Launched launched -> {
         sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), clock.instant());
         log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
+        launcher
+            .exitOf(launched.ref())
+            .ifPresent(exit -> exit.thenAccept(code -> exited(sim.id(), traceId, traceDir, code)));
         SimState now = sims.find(sim.id()).map(Sim::state).orElse(SimState.CANCELLED);
         if (now == SimState.CANCELLED || now == SimState.FAILED) {
           stopLater(sim.id()); // cancelled or given up while the launch call was running
@@ -102,6 +105,40 @@ public final class Launches implements AutoCloseable {
           // Shutting down: leave the sim launching; the next start's monitor or the sim's own
           // heartbeats settle it.
           log.info("sim {}: launch abandoned at shutdown", sim.id());
+    }
+  }
+
+  /**
+   * The sim's process ended, and nothing of it runs: unless the sim reported its end (a final
+   * heartbeat is applied before the sim is told it may exit), it fails now with the exit code and
+   * what it printed last, instead of after the heartbeat give-up.
+   */
+  private void exited(String simId, String traceId, Path traceDir, int exitCode) {
+    if (closing || sims.find(simId).map(sim -> sim.state().isFinished()).orElse(true)) {
+      return;
+    }
+    String error = SimExit.reason(exitCode, traceId, traceDir, launcher.outputOf(simId));
+    if (moves.move(simId, null, SimState.FAILED, new Outcome(error, exitCode))) {
+      log.warn("sim {} failed: {}", simId, error);
+      stopLater(simId); // forgets the process
+    }
+  }
+
+  /**
+   * After a restart: fails the unfinished sims that an earlier process launched and whose process
+   * or sandbox the launcher knows is gone, so they are not left to the heartbeat give-up.
+   */
+  public void failEnded() {
+    for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
+      if (launcher.hasEnded(sim)) {
+        String error =
+            "its process ("
+                + sim.launcherRef()
+                + ") ended without reporting its end while Cascade was down";
+        if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {
+          log.warn("sim {} failed: {}", sim.id(), error);
+        }
+      }
     }
   }
 

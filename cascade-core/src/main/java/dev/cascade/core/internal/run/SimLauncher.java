@@ -7,8 +7,11 @@ import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,6 +128,9 @@ final class SimLauncher implements AutoCloseable {
       throw new LaunchException(
           "no simulator command: set CASCADE_SIM_CMD (or the builder's simCommand)");
     }
+    if (!Files.isDirectory(traceDir)) {
+      throw new LaunchException(SimExit.traceGone(traceId, traceDir), false, null);
+    }
     Path simsFolder = settings.dataDir().resolve("work").resolve("sims");
     URI app;
     try {
@@ -151,7 +157,26 @@ final class SimLauncher implements AutoCloseable {
         settings.simCommand(),
         settings.simEnvironment(),
         simsFolder.resolve(sim.id()),
-        simsFolder.resolve(sim.id() + ".out"));
+        outputOf(sim.id()));
+  }
+
+  /** Where the sim's process writes its stdout and stderr. */
+  Path outputOf(String simId) {
+    return settings.dataDir().resolve("work").resolve("sims").resolve(simId + ".out");
+  }
+
+  /** The sim's exit code once it ended, when the launcher can tell: {@link Launcher#exitOf}. */
+  Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
+    return launcher.exitOf(launcherRef);
+  }
+
+  /**
+   * True when the sim was launched by this launcher, which knows that nothing of it runs any more.
+   */
+  boolean hasEnded(Sim sim) {
+    return sim.launcherRef() != null
+        && launcher.name().equals(sim.launcherName())
+        && launcher.hasEnded(sim.launcherRef());
   }
 
   static boolean sleep(Duration duration) {
