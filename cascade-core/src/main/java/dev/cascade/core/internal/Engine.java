@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,6 +161,14 @@ public final class Engine implements AutoCloseable {
 
   public Results results() {
     return results;
+  }
+
+  /**
+   * Why Cascade cannot write its data (a read-only or full data dir), or empty when it can; asking
+   * retries a harmless write while there is a fault, so it clears by itself.
+   */
+  public Optional<String> writeFault() {
+    return database.writeFault();
   }
 
   /** One pass of the heartbeat monitor, for tests that turned the background one off. */

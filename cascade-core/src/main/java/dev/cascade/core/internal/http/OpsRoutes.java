@@ -8,6 +8,8 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * For operators and tools: {@code /healthz} and {@code /metrics}, open to anyone who can reach the
@@ -16,12 +18,14 @@ import java.util.Map;
 final class OpsRoutes {
 
   private final Runs runs;
+  private final Supplier<Optional<String>> writeFault;
   private final MetricsRegistry metrics;
   private final Auth auth;
   private final byte[] openApi = Json.bytes(OpenApi.document());
 
-  OpsRoutes(Runs runs, MetricsRegistry metrics, Auth auth) {
+  OpsRoutes(Runs runs, Supplier<Optional<String>> writeFault, MetricsRegistry metrics, Auth auth) {
     this.runs = runs;
+    this.writeFault = writeFault;
     this.metrics = metrics;
     this.auth = auth;
   }
@@ -32,8 +36,14 @@ final class OpsRoutes {
     routes.get("/api/openapi.json", auth.user(this::openApi));
   }
 
+  /** Unhealthy (503, with the reason) while Cascade cannot write its data. */
   private void health(Context ctx) {
-    Json.send(ctx, 200, Map.of("status", "ok"));
+    Optional<String> fault = writeFault.get();
+    if (fault.isPresent()) {
+      Json.send(ctx, 503, Map.of("status", "unhealthy", "reason", fault.get()));
+    } else {
+      Json.send(ctx, 200, Map.of("status", "ok"));
+    }
   }
 
   private void metrics(Context ctx) {

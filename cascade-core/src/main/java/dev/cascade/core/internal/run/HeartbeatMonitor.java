@@ -1,5 +1,7 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,11 +22,29 @@ public final class HeartbeatMonitor implements AutoCloseable {
             return thread;
           });
 
+  /** Only the scheduler's one thread reads and writes it. */
+  private boolean unavailable;
+
   public HeartbeatMonitor(Runnable check, Duration interval) {
     scheduler.scheduleWithFixedDelay(
         () -> {
           try {
             check.run();
+            if (unavailable) {
+              unavailable = false;
+              log.info("the heartbeat check works again");
+            }
+          } catch (CascadeException e) {
+            if (e.code() != ErrorCode.UNAVAILABLE) {
+              log.error("the heartbeat check failed; trying again in {}", interval, e);
+            } else if (!unavailable) {
+              // The store logs the cause as well; once is enough while it lasts.
+              unavailable = true;
+              log.warn(
+                  "the heartbeat check cannot write: {}; trying again every {}",
+                  e.getMessage(),
+                  interval);
+            }
           } catch (RuntimeException e) {
             log.error("the heartbeat check failed; trying again in {}", interval, e);
           }

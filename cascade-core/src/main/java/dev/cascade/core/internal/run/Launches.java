@@ -1,5 +1,7 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
@@ -9,6 +11,7 @@ import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +29,9 @@ import org.slf4j.LoggerFactory;
 public final class Launches implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Launches.class);
+
+  /** How long a launch waits before writing again to a data dir that refused a write. */
+  private static final Duration WRITE_RETRY = Duration.ofSeconds(1);
 
   private final SimLauncher launcher;
   private final LaunchQueue queue;
@@ -81,12 +87,31 @@ public final class Launches implements AutoCloseable {
     if (closing) {
       return; // shutting down: the sim stays pending and the next start launches it
     }
-    if (!moves.startLaunch(sim.id(), clock.instant())) {
-      return; // cancelled while it waited, or already launched
+    try {
+      if (!moves.startLaunch(sim.id(), clock.instant())) {
+        return; // cancelled while it waited, or already launched
+      }
+    } catch (CascadeException e) {
+      if (e.code() != ErrorCode.UNAVAILABLE) {
+        throw e;
+      }
+      // The data dir takes no writes (the store logs why): the sim stays pending; try again.
+      stops.execute(
+          () -> {
+            if (SimLauncher.sleep(WRITE_RETRY) && !closing) {
+              submit(sim, traceId, traceDir, config);
+            }
+          });
+      return;
     }
     switch (launcher.launch(sim, traceId, traceDir, config, url)) {
       case LaunchOutcome.Launched launched -> {
-        sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), clock.instant());
+        Instant launchedAt = clock.instant();
+        if (!untilWritten(
+            () ->
+                sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), launchedAt))) {
+          return; // shutting down: left launching without a ref, the next start relaunches it
+        }
         log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
         launcher
             .exitOf(launched.ref())
@@ -140,6 +165,24 @@ public final class Launches implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Runs {@code write} until the data dir takes it: a sim that was started must not lose its
+   * launcher ref, or it could never be stopped. False when Cascade shut down first.
+   */
+  private boolean untilWritten(Runnable write) {
+    while (!closing) {
+      try {
+        write.run();
+        return true;
+      } catch (CascadeException e) {
+        if (e.code() != ErrorCode.UNAVAILABLE || !SimLauncher.sleep(WRITE_RETRY)) {
+          throw e;
+        }
+      }
+    }
+    return false;
   }
 
   /** Stops the sim's process or sandbox in the background, if it was launched. */

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,9 +43,11 @@ public final class Database implements AutoCloseable {
   private final BlockingQueue<Connection> readers;
   private final List<Connection> allReaders = new ArrayList<>();
   private volatile boolean closed;
+  private final StorageFaults faults;
 
   private Database(Path file) throws SQLException {
     this.file = file;
+    this.faults = new StorageFaults(file);
     this.writer = connect(file);
     this.readers = new ArrayBlockingQueue<>(READERS);
     for (int i = 0; i < READERS; i++) {
@@ -105,18 +108,67 @@ public final class Database implements AutoCloseable {
       try {
         T result = work.apply(writer);
         writer.commit();
+        faults.cleared();
         return result;
       } catch (SQLException | RuntimeException e) {
-        writer.rollback();
+        rollbackKeeping(e);
         throw e;
       } finally {
-        writer.setAutoCommit(true);
+        resetAutoCommit();
       }
     } catch (SQLException e) {
+      if (faults.isStorageFault(e)) {
+        throw faults.unavailable(e);
+      }
       throw new CascadeException(
           ErrorCode.INTERNAL, "database write failed: " + e.getMessage(), null, e);
+    } catch (CascadeException e) {
+      if (e.getCause() instanceof SQLException sql && faults.isStorageFault(sql)) {
+        throw faults.unavailable(sql); // a repository wrapped it
+      }
+      throw e;
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /**
+   * Why the database cannot be written, when the last write failed for want of a writable disk;
+   * empty when it can. While there is a fault, asking tries a harmless write, so the answer comes
+   * back to empty by itself once the disk takes writes again.
+   */
+  public Optional<String> writeFault() {
+    if (faults.current().isPresent() && !closed) {
+      try {
+        write(
+            connection -> {
+              try (Statement statement = connection.createStatement()) {
+                // Rewrites the header with the value it has: a real write that changes nothing.
+                statement.execute("PRAGMA user_version = " + Migrations.userVersion(connection));
+              }
+              return null;
+            });
+      } catch (CascadeException e) {
+        // still faulty; faults holds the cause
+      }
+    }
+    return faults.current();
+  }
+
+  /** Rolls back after a failed write without hiding why it failed. */
+  private void rollbackKeeping(Exception failure) {
+    try {
+      writer.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e); // SQLite may have rolled back by itself already
+    }
+  }
+
+  private void resetAutoCommit() {
+    try {
+      writer.setAutoCommit(true);
+    } catch (SQLException e) {
+      log.debug("resetting auto-commit failed", e);
     }
   }
 
