@@ -45,6 +45,9 @@ final class CrashMatrixIT {
   private static final String RUN_BODY =
       "{\"trace_id\": \"demo\", \"entries\": [{\"gpu_config\": \"SM90_H100\", \"count\": 4}]}";
 
+  private static final String ONE_SIM =
+      "{\"trace_id\": \"demo\", \"entries\": [{\"gpu_config\": \"SM90_H200\", \"count\": 1}]}";
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -77,10 +80,13 @@ final class CrashMatrixIT {
   @Test
   void killDuringCreate() throws Exception {
     start("during-create");
-    CompletableFuture<String> create = createAsync();
-    Thread.sleep(30); // the kill lands while the create is being handled or just after
-    crashAndRestart(SHORT_OUTAGE, "a create sent 30 ms before");
-    Set<String> acknowledged = acknowledged(create);
+    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    acknowledged.add(create(ONE_SIM));
+    acknowledged.add(create(ONE_SIM));
+    CompletableFuture<String> third = createAsync(ONE_SIM);
+    Thread.sleep(5); // the kill lands while the third create is on its way or being handled
+    crashAndRestart(SHORT_OUTAGE, "2 runs created, a third being created");
+    acknowledged.addAll(acknowledged(third));
     System.out.println("crash matrix during-create: runs acknowledged " + acknowledged.size());
 
     checkInvariants(acknowledged);
@@ -150,6 +156,8 @@ final class CrashMatrixIT {
     List<String> runIds = new ArrayList<>();
     get("/api/runs").get("runs").forEach(run -> runIds.add(run.get("id").asText()));
     assertThat(runIds).as("acknowledged runs survive the crash").containsAll(acknowledged);
+    System.out.println(
+        "crash matrix " + dataDir.getFileName() + ": " + runIds.size() + " runs after the restart");
 
     for (String runId : runIds) {
       await()
@@ -196,15 +204,19 @@ final class CrashMatrixIT {
   }
 
   private String create() throws Exception {
-    return acknowledged(createAsync()).iterator().next();
+    return create(RUN_BODY);
   }
 
-  private CompletableFuture<String> createAsync() {
+  private String create(String body) throws Exception {
+    return acknowledged(createAsync(body)).iterator().next();
+  }
+
+  private CompletableFuture<String> createAsync(String body) {
     HttpRequest request =
         HttpRequest.newBuilder(uri("/api/runs"))
             .timeout(Duration.ofSeconds(10))
             .header("Content-Type", "application/json")
-            .POST(BodyPublishers.ofString(RUN_BODY))
+            .POST(BodyPublishers.ofString(body))
             .build();
     return http.sendAsync(request, BodyHandlers.ofString())
         .thenApply(
