@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -115,6 +116,12 @@ public final class LocalLauncher implements Launcher {
   @Override
   public Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
     return Optional.ofNullable(exits.get(groupIdOf(launcherRef)));
+  }
+
+  /** Looks through {@code /proc} for process groups whose environment names the sim. */
+  @Override
+  public Map<String, String> findRunning(Set<String> simIds) {
+    return LocalSimProcesses.find(simIds);
   }
 
   @Override

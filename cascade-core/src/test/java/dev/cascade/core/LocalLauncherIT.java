@@ -136,6 +136,32 @@ final class LocalLauncherIT {
   }
 
   @Test
+  void findRunning_findsASimsProcessGroupByItsSimIdFromAnotherLauncher() throws Exception {
+    // An id of its own: other builds on this machine run sims named s_1 too.
+    String simId = "s_find" + ProcessHandle.current().pid() + "x" + System.nanoTime();
+    ref =
+        launcher.launch(
+            new SimLaunch(
+                TestContracts.of(simId, "r_1", dir, dir.resolve("trace")),
+                List.of("sh", "-c", "sleep 300 & wait"),
+                Map.of(),
+                dir,
+                dir.resolve("s.out")));
+
+    LocalLauncher afterARestart = new LocalLauncher();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(afterARestart.findRunning(java.util.Set.of(simId, "s_other")))
+                    .isEqualTo(Map.of(simId, ref)));
+    launcher.stop(ref);
+    assertThat(afterARestart.findRunning(java.util.Set.of(simId))).isEmpty();
+    ref = null;
+  }
+
+  @Test
   void launch_failsClearlyWhenTheProgramDoesNotExist() {
     assertThatThrownBy(() -> launcher.launch(launch("no-such-simulator-xyz", dir.resolve("s.out"))))
         .isInstanceOf(LaunchException.class)

@@ -4,6 +4,7 @@ import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +28,7 @@ final class RecordingLauncher implements Launcher {
 
   @Override
   public String launch(SimLaunch launch) throws LaunchException {
+    attempts.add(launch.simId());
     peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
     try {
       gate.await();
@@ -41,6 +43,19 @@ final class RecordingLauncher implements Launcher {
     } finally {
       inFlight.decrementAndGet();
     }
+  }
+
+  /** Sims whose launch was called, in call order, whether or not it returned. */
+  final List<String> attempts = new CopyOnWriteArrayList<>();
+
+  /** Sims this launcher says it finds running without a stored ref, with their refs. */
+  final Map<String, String> running = new ConcurrentHashMap<>();
+
+  @Override
+  public Map<String, String> findRunning(Set<String> simIds) {
+    Map<String, String> found = new java.util.HashMap<>(running);
+    found.keySet().retainAll(simIds);
+    return found;
   }
 
   /** Refs whose process this launcher says has ended. */

@@ -465,10 +465,14 @@ final class RunServiceTest {
 
     engine.close(); // the app goes away mid-launch; nothing is stopped
     RecordingLauncher after = new RecordingLauncher();
+    String orphan = stuck.attempts.getFirst(); // its process started, its ref was never stored
+    after.running.put(orphan, "ref-orphan");
     engine = open(after, 8);
 
-    // 3 left pending, and the 2 whose launch call never returned: launching without a ref.
-    await().atMost(WAIT).until(() -> after.launches.size() == 5);
+    // 3 left pending, and 1 of the 2 whose launch call never returned; the other is adopted.
+    await().atMost(WAIT).until(() -> after.launches.size() == 4);
+    assertThat(after.launches).extracting(SimLaunch::simId).doesNotContain(orphan);
+    assertThat(engine.runs().sim(orphan).launcherRef()).isEqualTo("ref-orphan");
     List<Sim> sims = engine.runs().get(run.id()).sims();
     assertThat(sims).extracting(Sim::state).doesNotContain(SimState.PENDING);
     await()

@@ -1,6 +1,8 @@
 package dev.cascade.core.spi;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -35,6 +37,15 @@ public interface Launcher extends AutoCloseable {
    */
   default Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
     return Optional.empty();
+  }
+
+  /**
+   * The refs of those of {@code simIds} that this launcher finds running although Cascade never
+   * stored their ref (it stopped between the launch and the write): Cascade adopts them instead of
+   * launching them twice. Empty when it finds none or cannot look.
+   */
+  default Map<String, String> findRunning(Set<String> simIds) {
+    return Map.of();
   }
 
   /**

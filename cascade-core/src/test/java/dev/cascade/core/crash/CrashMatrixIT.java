@@ -13,6 +13,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +90,7 @@ final class CrashMatrixIT {
     acknowledged.add(create(ONE_SIM));
     CompletableFuture<String> third = createAsync(ONE_SIM);
     Thread.sleep(5); // the kill lands while the third create is on its way or being handled
-    crashAndRestart(SHORT_OUTAGE, "2 runs created, a third being created");
+    crashAndRestart(SHORT_OUTAGE); // 2 runs created, a third being created
     acknowledged.addAll(acknowledged(third));
     System.out.println("crash matrix during-create: runs acknowledged " + acknowledged.size());
 
@@ -137,12 +142,9 @@ final class CrashMatrixIT {
   }
 
   private void crashAndRestart(Duration outage) throws Exception {
-    crashAndRestart(outage, statesNow());
-  }
-
-  private void crashAndRestart(Duration outage, String before) throws Exception {
     server.kill(); // SIGKILL: no shutdown hook, no close
-    System.out.println("crash matrix " + dataDir.getFileName() + ": killed with " + before);
+    System.out.println(
+        "crash matrix " + dataDir.getFileName() + ": killed with sims " + statesAtKill());
     Thread.sleep(outage.toMillis()); // the outage itself, not a wait for a condition
     server = ServerProcess.start(dataDir, port, HEARTBEAT_TIMEOUT_MS, SPEED);
   }
@@ -183,22 +185,28 @@ final class CrashMatrixIT {
             () -> assertThat(SimProcesses.alive(dataDir)).as("sim processes left").isEmpty());
   }
 
-  /** The sims' states and kernels done, run by run, as the kill comes. */
-  private String statesNow() {
-    try {
+  /**
+   * The sims' states as the dead server left them in its database, read after the kill so that
+   * looking does not move the kill point: state, "(no ref)" without a launcher ref, kernels done.
+   */
+  private String statesAtKill() {
+    try (Connection db =
+            DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("cascade.db"));
+        Statement statement = db.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT state, launcher_ref IS NULL, kernels_done FROM sims ORDER BY id")) {
       StringBuilder states = new StringBuilder();
-      for (JsonNode run : get("/api/runs").get("runs")) {
-        for (JsonNode sim : get("/api/runs/" + run.get("id").asText()).get("sims")) {
-          states
-              .append(sim.get("state").asText())
-              .append(sim.get("launcher_ref").isNull() ? "(no ref)" : "")
-              .append('/')
-              .append(sim.get("kernels_done").asInt())
-              .append(' ');
-        }
+      while (rows.next()) {
+        states
+            .append(rows.getString(1))
+            .append(rows.getBoolean(2) ? "(no ref)" : "")
+            .append('/')
+            .append(rows.getInt(3))
+            .append(' ');
       }
-      return states.isEmpty() ? "no run yet" : states.toString().strip();
-    } catch (Exception e) {
+      return states.isEmpty() ? "no sim yet" : states.toString().strip();
+    } catch (SQLException e) {
       return "states unknown (" + e.getMessage() + ")";
     }
   }

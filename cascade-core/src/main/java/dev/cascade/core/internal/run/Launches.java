@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -183,6 +185,23 @@ public final class Launches implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /**
+   * After a restart: of the sims an earlier process left launching without a launcher ref, those
+   * whose process the launcher finds running get their ref stored (adopted), so they are not
+   * launched twice; returns their ids.
+   */
+  Set<String> adoptRunning(List<Sim> withoutRef) {
+    Set<String> ids = new HashSet<>();
+    withoutRef.forEach(sim -> ids.add(sim.id()));
+    Map<String, String> found = launcher.findRunning(ids);
+    found.forEach(
+        (simId, ref) -> {
+          sims.recordLaunch(simId, launcher.launcherName(), ref, clock.instant());
+          log.info("sim {}: its process {} outlived the app's stop; adopted", simId, ref);
+        });
+    return found.keySet();
   }
 
   /** Stops the sim's process or sandbox in the background, if it was launched. */

@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -204,13 +205,17 @@ public final class RunService implements Runs {
   /**
    * Launches the sims an earlier process left unlaunched, as after a restart: those still pending,
    * and those left launching without a launcher ref (it died, or shut down, during their launch
-   * call), so that no sim stays launching for ever. Each run is read and checked once.
+   * call), so that no sim stays launching for ever; a half-launched sim whose process the launcher
+   * finds running is adopted instead. Each run is read and checked once.
    */
   public void launchPending() {
-    List<Sim> pending =
-        sims.findInStates(SimState.PENDING, SimState.LAUNCHING).stream()
-            .filter(sim -> sim.state() == SimState.PENDING || sim.launcherRef() == null)
+    List<Sim> halfLaunched =
+        sims.findInStates(SimState.LAUNCHING).stream()
+            .filter(sim -> sim.launcherRef() == null)
             .toList();
+    Set<String> adopted = launches.adoptRunning(halfLaunched);
+    List<Sim> pending = new ArrayList<>(sims.findInStates(SimState.PENDING));
+    halfLaunched.stream().filter(sim -> !adopted.contains(sim.id())).forEach(pending::add);
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending or half-launched", pending.size());
     }

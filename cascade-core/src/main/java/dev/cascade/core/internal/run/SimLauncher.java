@@ -10,7 +10,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -168,6 +170,11 @@ final class SimLauncher implements AutoCloseable {
   /** The sim's exit code once it ended, when the launcher can tell: {@link Launcher#exitOf}. */
   Optional<CompletableFuture<Integer>> exitOf(String launcherRef) {
     return launcher.exitOf(launcherRef);
+  }
+
+  /** The refs of sims the launcher finds running without their ref stored. */
+  Map<String, String> findRunning(Set<String> simIds) {
+    return simIds.isEmpty() ? Map.of() : launcher.findRunning(simIds);
   }
 
   /**
