@@ -12,9 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +34,7 @@ public final class Launches implements AutoCloseable {
   private static final Duration WRITE_RETRY = Duration.ofSeconds(1);
 
   private final SimLauncher launcher;
+  private final RestartRecovery recovery;
   private final LaunchQueue queue;
   private final SimRepository sims;
   private final SimMoves moves;
@@ -57,6 +56,7 @@ public final class Launches implements AutoCloseable {
       RunSettings settings,
       Clock clock) {
     this.launcher = new SimLauncher(launcher, tokens, settings, Duration.ofMinutes(5));
+    this.recovery = new RestartRecovery(this.launcher, sims, moves, clock);
     this.queue = new LaunchQueue(settings.maxLaunches());
     this.sims = sims;
     this.moves = moves;
@@ -151,22 +151,9 @@ public final class Launches implements AutoCloseable {
     }
   }
 
-  /**
-   * After a restart: fails the unfinished sims that an earlier process launched and whose process
-   * or sandbox the launcher knows is gone, so they are not left to the heartbeat give-up.
-   */
+  /** After a restart: {@link RestartRecovery#failEnded}. */
   public void failEnded() {
-    for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
-      if (launcher.hasEnded(sim)) {
-        String error =
-            "its process ("
-                + sim.launcherRef()
-                + ") ended without reporting its end while Cascade was down";
-        if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {
-          log.warn("sim {} failed: {}", sim.id(), error);
-        }
-      }
-    }
+    recovery.failEnded();
   }
 
   /**
@@ -187,21 +174,9 @@ public final class Launches implements AutoCloseable {
     return false;
   }
 
-  /**
-   * After a restart: of the sims an earlier process left launching without a launcher ref, those
-   * whose process the launcher finds running get their ref stored (adopted), so they are not
-   * launched twice; returns their ids.
-   */
+  /** After a restart: {@link RestartRecovery#adoptRunning}. */
   Set<String> adoptRunning(List<Sim> withoutRef) {
-    Set<String> ids = new HashSet<>();
-    withoutRef.forEach(sim -> ids.add(sim.id()));
-    Map<String, String> found = launcher.findRunning(ids);
-    found.forEach(
-        (simId, ref) -> {
-          sims.recordLaunch(simId, launcher.launcherName(), ref, clock.instant());
-          log.info("sim {}: its process {} outlived the app's stop; adopted", simId, ref);
-        });
-    return found.keySet();
+    return recovery.adoptRunning(withoutRef);
   }
 
   /** Stops the sim's process or sandbox in the background, if it was launched. */
