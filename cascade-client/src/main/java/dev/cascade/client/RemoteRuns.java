@@ -36,8 +36,19 @@ final class RemoteRuns implements Runs {
   }
 
   @Override
-  public Run create(String traceId, List<RunEntry> entries) {
-    return http.post("/api/runs", ApiJson.writeRunRequest(traceId, entries), ApiJson::readRun);
+  public Run create(String traceId, List<RunEntry> entries, boolean reuse) {
+    return http.post(
+        "/api/runs", ApiJson.writeRunRequest(traceId, entries, reuse), ApiJson::readRun);
+  }
+
+  @Override
+  public Run retry(String runId) {
+    return http.post(runPath(runId) + "/retry", null, ApiJson::readRun);
+  }
+
+  @Override
+  public Run rerun(String runId) {
+    return http.post(runPath(runId) + "/rerun", null, ApiJson::readRun);
   }
 
   @Override

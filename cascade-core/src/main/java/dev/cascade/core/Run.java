@@ -1,7 +1,9 @@
 package dev.cascade.core;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -22,9 +24,24 @@ public record Run(
     }
   }
 
-  /** The run's state, derived from its sims' states. */
+  /** The run's state, derived from the states of its sims' latest attempts. */
   public RunState state() {
-    return RunState.of(sims.stream().map(Sim::state).toList());
+    return RunState.of(latestAttempts().stream().map(Sim::state).toList());
+  }
+
+  /**
+   * The latest attempt of each config and replica, in the order of {@link #sims()}: the sims that
+   * count. {@link #sims()} also holds the earlier attempts a retry left behind.
+   */
+  public List<Sim> latestAttempts() {
+    Map<String, Sim> latest = new LinkedHashMap<>();
+    for (Sim sim : sims) {
+      latest.merge(
+          sim.gpuConfig() + "#" + sim.replica(),
+          sim,
+          (old, candidate) -> candidate.attempt() > old.attempt() ? candidate : old);
+    }
+    return List.copyOf(latest.values());
   }
 
   /** How many sims the entries ask for. */

@@ -2,8 +2,11 @@ package dev.cascade.core;
 
 import java.util.Objects;
 
-/** One line of a run request: a GPU config and how many replicas of it to simulate (1 to 64). */
-public record RunEntry(String gpuConfig, int count) {
+/**
+ * One line of a run request: a GPU config, how many replicas of it to simulate (1 to 64), and
+ * optionally the kernels to simulate ({@link KernelWindow}, {@code "1-5,9"}; null for all).
+ */
+public record RunEntry(String gpuConfig, int count, String kernels) {
 
   public static final int MAX_COUNT = 64;
 
@@ -16,5 +19,20 @@ public record RunEntry(String gpuConfig, int count) {
       throw new IllegalArgumentException(
           "count for \"" + gpuConfig + "\" must be 1 to " + MAX_COUNT + "; got " + count);
     }
+    if (kernels != null) {
+      kernels = KernelWindow.parse(kernels).text();
+    }
+  }
+
+  /** An entry simulating every kernel of the trace. */
+  public RunEntry(String gpuConfig, int count) {
+    this(gpuConfig, count, null);
+  }
+
+  /** The kernel window, when the entry names one. */
+  public java.util.Optional<KernelWindow> window() {
+    return kernels == null
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(KernelWindow.parse(kernels));
   }
 }

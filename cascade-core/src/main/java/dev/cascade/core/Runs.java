@@ -19,7 +19,29 @@ public interface Runs {
    * @throws CascadeException {@code not_found} for an unknown trace, {@code conflict} for a trace
    *     not ready or a sample, {@code invalid} for bad entries; each names the field
    */
-  Run create(String traceId, List<RunEntry> entries);
+  default Run create(String traceId, List<RunEntry> entries) {
+    return create(traceId, entries, false);
+  }
+
+  /**
+   * {@link #create(String, List)}; with {@code reuse}, each sim whose provenance (trace, config and
+   * simulator hashes), replica and kernel window match an earlier succeeded sim takes that sim's
+   * results and log instead of simulating: it is {@code succeeded} at once, with {@link
+   * Provenance#reusedFrom()} naming the earlier sim.
+   */
+  Run create(String traceId, List<RunEntry> entries, boolean reuse);
+
+  /**
+   * Launches the failed and cancelled sims of the run again as new attempts ({@link
+   * Sim#attempt()}), keeping each earlier attempt with its log and error; the run's state is that
+   * of each sim's latest attempt. Returns the run as it is now.
+   *
+   * @throws CascadeException {@code conflict} when no sim of the run failed or was cancelled
+   */
+  Run retry(String runId);
+
+  /** A new run of the run's trace with the same entries; returns the new run. */
+  Run rerun(String runId);
 
   /** The run with its sims and derived state; empty when there is none. */
   Optional<Run> find(String runId);

@@ -15,6 +15,11 @@ import java.util.Objects;
  * @param finishedAt when the sim reached a finished state; null until then
  * @param launcherName the launcher that started it ({@code local}, {@code sail}); null before
  * @param progress how far its output says it has come
+ * @param attempt which attempt at this config and replica it is, from 1; a retry makes the next
+ * @param kernels the kernel window it simulates ({@code "2-3"}, positions in the trace's {@code
+ *     kernelslist.g} from 1); null for the whole trace
+ * @param failureClass why it failed, as a class; null unless it failed
+ * @param provenance what produced its numbers
  */
 public record Sim(
     String id,
@@ -30,7 +35,11 @@ public record Sim(
     Instant lastHeartbeatAt,
     Instant finishedAt,
     String launcherName,
-    SimProgress progress) {
+    SimProgress progress,
+    int attempt,
+    String kernels,
+    FailureClass failureClass,
+    Provenance provenance) {
 
   public Sim {
     Objects.requireNonNull(id, "id");
@@ -39,6 +48,10 @@ public record Sim(
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(progress, "progress");
+    Objects.requireNonNull(provenance, "provenance");
+    if (attempt < 1) {
+      throw new IllegalArgumentException("attempt must be 1 or more; got " + attempt);
+    }
     if (replica < 0) {
       throw new IllegalArgumentException("replica must be 0 or more; got " + replica);
     }
@@ -61,7 +74,11 @@ public record Sim(
         null,
         null,
         null,
-        SimProgress.none(kernelsTotal));
+        SimProgress.none(kernelsTotal),
+        1,
+        null,
+        null,
+        Provenance.UNKNOWN);
   }
 
   /** A new sim, {@code pending}, on a trace whose kernel count does not matter here. */
@@ -84,6 +101,84 @@ public record Sim(
         lastHeartbeatAt,
         finishedAt,
         launcherName,
-        progress);
+        progress,
+        attempt,
+        kernels,
+        failureClass,
+        provenance);
+  }
+
+  /** This sim as its next attempt would start: a new id, pending, its provenance's inputs kept. */
+  public Sim nextAttempt(String newId, Instant now) {
+    return new Sim(
+        newId,
+        runId,
+        gpuConfig,
+        replica,
+        SimState.PENDING,
+        null,
+        null,
+        null,
+        now,
+        null,
+        null,
+        null,
+        null,
+        SimProgress.none(progress.kernelsTotal()),
+        attempt + 1,
+        kernels,
+        null,
+        new Provenance(
+            provenance.traceHash(),
+            provenance.configHash(),
+            provenance.simulator(),
+            null,
+            null,
+            null));
+  }
+
+  /** A copy simulating only the kernel window {@code window} of {@code windowSize} kernels. */
+  public Sim withKernels(String window, int windowSize) {
+    return new Sim(
+        id,
+        runId,
+        gpuConfig,
+        replica,
+        state,
+        launcherRef,
+        error,
+        exitCode,
+        createdAt,
+        launchedAt,
+        lastHeartbeatAt,
+        finishedAt,
+        launcherName,
+        SimProgress.none(windowSize),
+        attempt,
+        window,
+        failureClass,
+        provenance);
+  }
+
+  public Sim withProvenance(Provenance newProvenance) {
+    return new Sim(
+        id,
+        runId,
+        gpuConfig,
+        replica,
+        state,
+        launcherRef,
+        error,
+        exitCode,
+        createdAt,
+        launchedAt,
+        lastHeartbeatAt,
+        finishedAt,
+        launcherName,
+        progress,
+        attempt,
+        kernels,
+        failureClass,
+        newProvenance);
   }
 }

@@ -160,9 +160,18 @@ public final class ApiJson {
 
   /** {@code POST /api/runs}: {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}. */
   public static Map<String, Object> writeRunRequest(String traceId, List<RunEntry> entries) {
+    return writeRunRequest(traceId, entries, false);
+  }
+
+  /** {@code POST /api/runs}, with {@code "reuse": true} when asked. */
+  public static Map<String, Object> writeRunRequest(
+      String traceId, List<RunEntry> entries, boolean reuse) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("trace_id", traceId);
     fields.put("entries", entries.stream().map(ApiJson::writeRunEntry).toList());
+    if (reuse) {
+      fields.put("reuse", true);
+    }
     return fields;
   }
 
@@ -170,12 +179,14 @@ public final class ApiJson {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", entry.gpuConfig());
     fields.put("count", entry.count());
+    fields.put("kernels", entry.kernels());
     return fields;
   }
 
   public static RunEntry readRunEntry(JsonNode node) {
     Fields entry = Fields.of(node, "a run entry");
-    return new RunEntry(entry.text("gpu_config"), entry.integer("count"));
+    return new RunEntry(
+        entry.text("gpu_config"), entry.integer("count"), entry.textOrNull("kernels"));
   }
 
   /**
@@ -211,7 +222,7 @@ public final class ApiJson {
     Map<String, Object> fields = runFields(run);
     Map<String, Integer> byState = new LinkedHashMap<>();
     for (SimState state : SimState.values()) {
-      int count = (int) run.sims().stream().filter(sim -> sim.state() == state).count();
+      int count = (int) run.latestAttempts().stream().filter(sim -> sim.state() == state).count();
       if (count > 0) {
         byState.put(state.wireName(), count);
       }
@@ -238,7 +249,7 @@ public final class ApiJson {
     fields.put("state", run.state().wireName());
     fields.put("created_at", text(run.createdAt()));
     fields.put("entries", run.entries().stream().map(ApiJson::writeRunEntry).toList());
-    fields.put("sim_count", run.sims().size());
+    fields.put("sim_count", run.latestAttempts().size());
     return fields;
   }
 
@@ -266,6 +277,7 @@ public final class ApiJson {
     fields.put("current_kernel", progress.currentKernel());
     fields.put("latest_metrics", progress.latestMetrics());
     fields.put("log_outcome", progress.logOutcome());
+    SimFields.write(sim, fields);
     return fields;
   }
 
@@ -305,7 +317,11 @@ public final class ApiJson {
             sim.integer("kernels_total", 0),
             sim.textOrNull("current_kernel"),
             sim.numberMap("latest_metrics"),
-            sim.textOrNull("log_outcome")));
+            sim.textOrNull("log_outcome")),
+        sim.integer("attempt", 1),
+        sim.textOrNull("kernels"),
+        SimFields.failureClass(sim.textOrNull("failure_class")),
+        SimFields.provenance(node.path("provenance"), sim.textOrNull("reused_from")));
   }
 
   // ------------------------------------------------------------------ events

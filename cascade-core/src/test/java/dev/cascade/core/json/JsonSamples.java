@@ -1,7 +1,9 @@
 package dev.cascade.core.json;
 
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.Provenance;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
@@ -58,7 +60,12 @@ public final class JsonSamples {
         null,
         "local",
         new SimProgress(
-            1, 3, "kernel_2", Map.of("cycles", 1000L, "ipc", 4.0, "instructions", 4000L), null));
+            1, 3, "kernel_2", Map.of("cycles", 1000L, "ipc", 4.0, "instructions", 4000L), null),
+        1,
+        "2-4",
+        null,
+        new Provenance(
+            "sha256:aa", "sha256:bb", "cascade-emulator-1.0", "accelsim-1", "gpgpusim-1", null));
   }
 
   public static Sim failedSim() {
@@ -76,14 +83,18 @@ public final class JsonSamples {
         T0,
         T0.plusSeconds(3),
         "sail",
-        new SimProgress(0, 3, null, Map.of(), "failed"));
+        new SimProgress(0, 3, null, Map.of(), "failed"),
+        2,
+        null,
+        FailureClass.DEADLOCK,
+        Provenance.UNKNOWN.withReusedFrom("s_0"));
   }
 
   public static Run run() {
     return new Run(
         "r_1",
         "demo",
-        List.of(new RunEntry("SM90_H100", 2), new RunEntry("SM90_H200", 1)),
+        List.of(new RunEntry("SM90_H100", 2), new RunEntry("SM90_H200", 1, "1-2,3")),
         T0,
         List.of(runningSim(), failedSim()));
   }

@@ -87,6 +87,18 @@ final class JsonBody {
     return value.textValue();
   }
 
+  /** True or false, or {@code absent} when absent or null. */
+  boolean optionalBoolean(String name, boolean absent) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return absent;
+    }
+    if (!value.isBoolean()) {
+      throw invalid(name, "must be true or false; got " + describe(value));
+    }
+    return value.booleanValue();
+  }
+
   /** A whole number from {@code min} to {@code max} that must be present. */
   long requiredLong(String name, long min, long max) {
     JsonNode value = node.get(name);

@@ -97,6 +97,31 @@ final class OpenApiPaths {
         .params(RUN_ID)
         .answers(ok(json(ref("Run"))), 401, 403, 404);
     user(
+            "post",
+            "/api/runs/{id}/retry",
+            "retryRun",
+            "Launch the run's failed and cancelled sims again as new attempts; earlier attempts"
+                + " stay with their logs and errors; 409 when none failed or was cancelled")
+        .params(RUN_ID)
+        .answers(ok(json(ref("Run"))), 401, 403, 404, 409);
+    user(
+            "post",
+            "/api/runs/{id}/rerun",
+            "rerunRun",
+            "Create a new run of the same trace with the same entries")
+        .params(RUN_ID)
+        .answers(
+            response(
+                "201",
+                "The new run; Location names it",
+                json(ref("Run")),
+                map("Location", map("schema", map("type", "string")))),
+            401,
+            403,
+            404,
+            409,
+            422);
+    user(
             "get",
             "/api/runs/{id}/events",
             "runEvents",

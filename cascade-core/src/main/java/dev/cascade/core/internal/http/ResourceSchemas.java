@@ -13,6 +13,8 @@ import static dev.cascade.core.internal.http.OpenApiJson.ref;
 import static dev.cascade.core.internal.http.OpenApiJson.string;
 import static dev.cascade.core.internal.http.OpenApiJson.time;
 
+import dev.cascade.core.FailureClass;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +55,12 @@ final class ResourceSchemas {
             "gpu_config",
             string("A GPU config name"),
             "count",
-            map("type", "integer", "minimum", 1, "maximum", 64)));
+            map("type", "integer", "minimum", 1, "maximum", 64),
+            "kernels",
+            nullable(
+                string(
+                    "The kernels to simulate by position in kernelslist.g from 1, such as 1-5,9;"
+                        + " absent for all"))));
     schemas.put(
         "RunRequest",
         object(
@@ -61,7 +68,23 @@ final class ResourceSchemas {
             "trace_id",
             string("A ready trace"),
             "entries",
-            array(ref("RunEntry"))));
+            array(ref("RunEntry")),
+            "reuse",
+            bool()));
+    schemas.put(
+        "Provenance",
+        object(
+            List.of(),
+            "trace_hash",
+            nullable(string("sha256:... of kernelslist.g and the kernel files it lists")),
+            "config_hash",
+            nullable(string("sha256:... of gpgpusim.config and trace.config")),
+            "simulator",
+            nullable(string("The emulator's version, or sha256:... of the simulator binary")),
+            "accelsim_build",
+            nullable(string("From the log's Accel-Sim [build ...]")),
+            "gpgpusim_build",
+            nullable(string("From the log's GPGPU-Sim ... [build ...]"))));
     schemas.put(
         "Sim",
         object(
@@ -102,6 +125,22 @@ final class ResourceSchemas {
             mapOf(number()),
             "log_outcome",
             nullable(string("complete, not_final, failed, incomplete")),
+            "attempt",
+            integer(),
+            "kernels",
+            nullable(string("The kernel window simulated, such as 2-3; null for all")),
+            "simulated_kernels",
+            nullable(array(integer())),
+            "failure_class",
+            nullable(
+                enumOf(
+                    Arrays.stream(FailureClass.values())
+                        .map(FailureClass::wireName)
+                        .toArray(String[]::new))),
+            "reused_from",
+            nullable(string("The earlier sim whose results this sim took")),
+            "provenance",
+            ref("Provenance"),
             "heartbeat_age_s",
             nullable(number("Seconds since the last heartbeat"))));
     // A run and its summary share their fields; the run lists its sims, the summary counts them.

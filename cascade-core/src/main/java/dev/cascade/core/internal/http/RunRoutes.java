@@ -32,6 +32,8 @@ final class RunRoutes {
     routes.get("/api/runs", auth.user(this::list));
     routes.get("/api/runs/{id}", auth.user(this::get));
     routes.post("/api/runs/{id}/cancel", auth.user(this::cancel));
+    routes.post("/api/runs/{id}/retry", auth.user(this::retry));
+    routes.post("/api/runs/{id}/rerun", auth.user(this::rerun));
   }
 
   /**
@@ -53,9 +55,14 @@ final class RunRoutes {
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
       int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
-      entries.add(new RunEntry(gpuConfig, count));
+      String kernels = item.optionalString("kernels");
+      try {
+        entries.add(new RunEntry(gpuConfig, count, kernels));
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
+      }
     }
-    Run run = runs.create(traceId, entries);
+    Run run = runs.create(traceId, entries, body.optionalBoolean("reuse", false));
     ctx.header("Location", "/api/runs/" + run.id());
     Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
   }
@@ -66,6 +73,18 @@ final class RunRoutes {
 
   private void get(Context ctx) {
     Json.send(ctx, 200, ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()));
+  }
+
+  /** Launches the run's failed and cancelled sims again, as new attempts. */
+  private void retry(Context ctx) {
+    Json.send(ctx, 200, ApiJson.writeRun(runs.retry(ctx.pathParam("id")), clock.instant()));
+  }
+
+  /** A new run of the same trace and entries: 201 with it and its {@code Location}. */
+  private void rerun(Context ctx) {
+    Run run = runs.rerun(ctx.pathParam("id"));
+    ctx.header("Location", "/api/runs/" + run.id());
+    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
   }
 
   private void cancel(Context ctx) {

@@ -61,6 +61,10 @@ final class ParseRecorder {
       sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.stats()));
     }
     sims.recordParse(connection, sim.simId, sim.stored());
+    if (!sim.builds.equals(sim.buildsStored)) {
+      sims.recordBuilds(connection, sim.simId, sim.builds.accelSim(), sim.builds.gpgpuSim());
+      sim.buildsStored = sim.builds;
+    }
     if (!before.equals(sim.progress())) {
       // Read on the transaction's connection, so the event shows the sim with this change.
       String json =

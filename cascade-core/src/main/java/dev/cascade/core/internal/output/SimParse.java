@@ -1,7 +1,9 @@
 package dev.cascade.core.internal.output;
 
+import dev.cascade.accelsim.stats.BuildString;
 import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.accelsim.stats.KernelStatsParser;
+import dev.cascade.accelsim.stats.LogBuilds;
 import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.accelsim.stats.StatsListener;
 import dev.cascade.core.internal.store.ParseProgress;
@@ -62,6 +64,11 @@ final class SimParse implements StatsListener {
   /** How the log ended, once {@link SimOutput#finish} ended it here. */
   LogOutcome finalOutcome;
 
+  /** The build strings the log printed, and those already in the sims row. */
+  LogBuilds builds = LogBuilds.NONE;
+
+  LogBuilds buildsStored = LogBuilds.NONE;
+
   final LogLines lines = new LogLines();
   boolean rebuilding;
   int kernelsSeen;
@@ -109,6 +116,11 @@ final class SimParse implements StatsListener {
       }
     }
     return new LogOutcome(LogOutcome.State.INCOMPLETE, "unknown stored outcome: " + logOutcome);
+  }
+
+  @Override
+  public void onBuild(BuildString build) {
+    builds = builds.with(build);
   }
 
   @Override

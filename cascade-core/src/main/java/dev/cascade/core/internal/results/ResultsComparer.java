@@ -69,8 +69,11 @@ public final class ResultsComparer implements Results {
     List<ConfigResult> results = new ArrayList<>();
     for (RunEntry entry : run.entries()) {
       List<Sim> sims =
-          run.sims().stream().filter(sim -> sim.gpuConfig().equals(entry.gpuConfig())).toList();
-      results.add(configResult(entry.gpuConfig(), sims, kernelsBySim));
+          run.latestAttempts().stream()
+              .filter(sim -> sim.gpuConfig().equals(entry.gpuConfig()))
+              .toList();
+      ConfigResult result = configResult(entry.gpuConfig(), sims, kernelsBySim);
+      results.add(entry.kernels() == null ? result : KernelWindowNote.add(result, entry));
     }
     return List.copyOf(results);
   }

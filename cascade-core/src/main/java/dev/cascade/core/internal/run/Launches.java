@@ -74,6 +74,11 @@ public final class Launches implements AutoCloseable {
     return launcher.tokens();
   }
 
+  /** The command sims run, for what it says of the simulator ({@link SimInputs}). */
+  List<String> simCommand() {
+    return settings.simCommand();
+  }
+
   /** The most launch calls ever in flight at once. */
   public int peakLaunchesInFlight() {
     return queue.peakInFlight();

@@ -117,6 +117,26 @@ public final class RunRequestValidator {
                 + "; a trace runs only on configs of its own architecture",
             field);
       }
+      String kernelsField = "entries[" + i + "].kernels";
+      entry
+          .window()
+          .filter(window -> window.last() > trace.kernelCount())
+          .ifPresent(
+              window -> {
+                throw new CascadeException(
+                    ErrorCode.INVALID,
+                    "kernels \""
+                        + window.text()
+                        + "\" names kernel "
+                        + window.last()
+                        + " but trace \""
+                        + traceId
+                        + "\" has "
+                        + trace.kernelCount()
+                        + " kernels; name positions 1 to "
+                        + trace.kernelCount(),
+                    kernelsField);
+              });
       configs.put(entry, config);
     }
     return new Validated(trace, configs);

@@ -6,6 +6,8 @@ import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.KernelWindow;
+import dev.cascade.core.Provenance;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
@@ -54,6 +56,8 @@ public final class RunService implements Runs {
   private final SimOutput outputs;
   private final Ids ids;
   private final Clock clock;
+  private final SimInputs inputs;
+  private final ResultReuse reuses;
 
   public RunService(
       Database database,
@@ -76,39 +80,91 @@ public final class RunService implements Runs {
     this.outputs = outputs;
     this.ids = new Ids(clock);
     this.clock = clock;
+    this.inputs = new SimInputs(launches.simCommand());
+    this.reuses = new ResultReuse(sims);
   }
 
   @Override
-  public Run create(String traceId, List<RunEntry> entries) {
+  public Run create(String traceId, List<RunEntry> entries, boolean reuse) {
     RunRequestValidator.Validated request = validator.validate(traceId, entries);
     Instant now = clock.instant();
     String runId = ids.newRunId();
     List<Sim> pending = new ArrayList<>();
-    for (RunEntry entry : entries) {
-      for (int replica = 0; replica < entry.count(); replica++) {
-        pending.add(
+    for (Map.Entry<RunEntry, GpuConfig> entry : request.configs().entrySet()) {
+      Provenance provenance = inputs.of(traces.folderOf(request.trace().id()), entry.getValue());
+      Optional<KernelWindow> window = entry.getKey().window();
+      for (int replica = 0; replica < entry.getKey().count(); replica++) {
+        Sim sim =
             Sim.pending(
-                ids.newSimId(),
-                runId,
-                entry.gpuConfig(),
-                replica,
-                request.trace().kernelCount(),
-                now));
+                    ids.newSimId(),
+                    runId,
+                    entry.getKey().gpuConfig(),
+                    replica,
+                    request.trace().kernelCount(),
+                    now)
+                .withProvenance(provenance);
+        pending.add(window.map(w -> sim.withKernels(w.text(), w.positions().size())).orElse(sim));
       }
     }
     Run run = new Run(runId, traceId, entries, now, pending);
+    Set<String> reused =
+        database.write(
+            connection -> {
+              runs.insert(connection, run);
+              Set<String> taken = reuse ? reuses.apply(connection, pending, now) : Set.of();
+              for (Sim sim : pending) {
+                moves.appendSimEvent(connection, sim.id());
+              }
+              return taken;
+            });
+    events.committed();
+    log.info(
+        "run {} created: trace {}, {} sims{}",
+        runId,
+        traceId,
+        pending.size(),
+        reuse ? ", " + reused.size() + " reusing earlier results" : "");
+    pending.stream().filter(sim -> !reused.contains(sim.id())).forEach(sim -> submit(sim, request));
+    return get(runId);
+  }
+
+  @Override
+  public Run retry(String runId) {
+    Run run = get(runId);
+    List<Sim> ended =
+        run.latestAttempts().stream()
+            .filter(sim -> sim.state() == SimState.FAILED || sim.state() == SimState.CANCELLED)
+            .toList();
+    if (ended.isEmpty()) {
+      throw new CascadeException(
+          ErrorCode.CONFLICT,
+          "run \""
+              + runId
+              + "\" has no failed or cancelled sim to retry; it is "
+              + run.state().wireName(),
+          "run_id");
+    }
+    RunRequestValidator.Validated request = validator.validate(run.traceId(), run.entries());
+    Instant now = clock.instant();
+    List<Sim> attempts = ended.stream().map(sim -> sim.nextAttempt(ids.newSimId(), now)).toList();
     database.write(
         connection -> {
-          runs.insert(connection, run);
-          for (Sim sim : pending) {
+          sims.insertAttempts(connection, runId, attempts);
+          for (Sim sim : attempts) {
             moves.appendSimEvent(connection, sim.id());
           }
           return null;
         });
     events.committed();
-    log.info("run {} created: trace {}, {} sims", runId, traceId, pending.size());
-    pending.forEach(sim -> submit(sim, request));
+    log.info("run {} retried: {} sims launched again", runId, attempts.size());
+    attempts.forEach(sim -> submit(sim, request));
     return get(runId);
+  }
+
+  @Override
+  public Run rerun(String runId) {
+    Run run = get(runId);
+    return create(run.traceId(), run.entries(), false);
   }
 
   @Override

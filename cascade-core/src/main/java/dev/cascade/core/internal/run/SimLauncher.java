@@ -2,6 +2,7 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.agent.SimContract;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.KernelWindow;
 import dev.cascade.core.Sim;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
@@ -141,6 +142,11 @@ final class SimLauncher implements AutoCloseable {
       throw new LaunchException(
           SimContract.MAIN_URL + " '" + mainUrl + "' is not a URL: " + e.getMessage(), false, e);
     }
+    Path simTraceDir =
+        sim.kernels() == null
+            ? traceDir
+            : KernelWindowTrace.write(
+                settings.dataDir(), sim.id(), traceDir, KernelWindow.parse(sim.kernels()));
     SimContract contract =
         new SimContract(
             app,
@@ -149,7 +155,7 @@ final class SimLauncher implements AutoCloseable {
             sim.runId(),
             sim.replica(),
             traceId,
-            traceDir,
+            simTraceDir,
             config.name(),
             config.directory(),
             settings.dataDir(),

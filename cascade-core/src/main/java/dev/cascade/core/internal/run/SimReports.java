@@ -2,6 +2,7 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.output.SimOutput;
@@ -19,6 +20,9 @@ import org.slf4j.LoggerFactory;
 public final class SimReports {
 
   private static final Logger log = LoggerFactory.getLogger(SimReports.class);
+
+  /** Lines at the end of a failed sim's log read for its failure class (an assertion's line). */
+  private static final int FAILURE_LOG_LINES = 40;
 
   private final Database database;
   private final SimRepository sims;
@@ -72,7 +76,12 @@ public final class SimReports {
           "the simulator failed"
               + (heartbeat.exitCode() == null ? "" : " with exit code " + heartbeat.exitCode());
     }
-    if (record(simId, finalState, new Outcome(error, heartbeat.exitCode()))) {
+    FailureClass failureClass =
+        finalState == SimState.FAILED
+            ? FailureClass.classify(
+                error, heartbeat.exitCode(), outputs.logTail(simId, FAILURE_LOG_LINES))
+            : null;
+    if (record(simId, finalState, new Outcome(error, heartbeat.exitCode(), failureClass))) {
       log.info("sim {} {}", simId, finalState.wireName() + (error == null ? "" : ": " + error));
       launches.stopAfterFinish(simId);
     }

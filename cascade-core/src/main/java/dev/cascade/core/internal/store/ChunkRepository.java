@@ -133,6 +133,21 @@ public final class ChunkRepository {
     }
   }
 
+  /**
+   * Copies every chunk of sim {@code fromId} to sim {@code toId} in the caller's write transaction:
+   * a reused sim's log is the earlier sim's, byte for byte.
+   */
+  public static void copy(Connection connection, String fromId, String toId) throws SQLException {
+    try (PreparedStatement copy =
+        connection.prepareStatement(
+            "INSERT INTO chunks (sim_id, seq, bytes, received_at)"
+                + " SELECT ?, seq, bytes, received_at FROM chunks WHERE sim_id = ?")) {
+      copy.setString(1, toId);
+      copy.setString(2, fromId);
+      copy.executeUpdate();
+    }
+  }
+
   private static boolean insert(PreparedStatement insert, Chunk chunk, String receivedAt)
       throws SQLException {
     insert.setString(1, chunk.simId());

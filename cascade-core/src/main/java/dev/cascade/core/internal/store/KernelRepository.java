@@ -72,6 +72,22 @@ public final class KernelRepository {
     }
   }
 
+  /**
+   * Copies every kernel of sim {@code fromId} to sim {@code toId} in the caller's write
+   * transaction: a reused sim's results are the earlier sim's.
+   */
+  public static void copy(Connection connection, String fromId, String toId) throws SQLException {
+    try (PreparedStatement copy =
+        connection.prepareStatement(
+            "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles, instructions,"
+                + " ipc, stats) SELECT ?, position, name, uid, instance, cycles, instructions,"
+                + " ipc, stats FROM sim_kernels WHERE sim_id = ?")) {
+      copy.setString(1, toId);
+      copy.setString(2, fromId);
+      copy.executeUpdate();
+    }
+  }
+
   /** Every kernel of the sim, with its statistics, in log order. */
   public List<KernelResult> read(Connection connection, String simId) throws SQLException {
     List<KernelResult> kernels = new ArrayList<>();

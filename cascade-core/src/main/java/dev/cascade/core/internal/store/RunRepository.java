@@ -182,6 +182,13 @@ public final class RunRepository {
             "a new run's sims start pending; sim " + sim.id() + " is " + sim.state().wireName());
       }
       actual.add(sim.gpuConfig() + "#" + sim.replica());
+      if (sim.attempt() != 1) {
+        throw new IllegalArgumentException(
+            "a new run's sims are first attempts; sim "
+                + sim.id()
+                + " is attempt "
+                + sim.attempt());
+      }
     }
     if (!actual.equals(expected) || run.sims().size() != expected.size()) {
       throw new IllegalArgumentException(
@@ -200,7 +207,11 @@ public final class RunRepository {
   private static String entriesJson(List<RunEntry> entries) {
     ArrayNode array = JSON.createArrayNode();
     for (RunEntry entry : entries) {
-      array.addObject().put("gpu_config", entry.gpuConfig()).put("count", entry.count());
+      var object =
+          array.addObject().put("gpu_config", entry.gpuConfig()).put("count", entry.count());
+      if (entry.kernels() != null) {
+        object.put("kernels", entry.kernels());
+      }
     }
     try {
       return JSON.writeValueAsString(array);
@@ -213,7 +224,11 @@ public final class RunRepository {
     try {
       List<RunEntry> entries = new ArrayList<>();
       for (JsonNode entry : JSON.readTree(json)) {
-        entries.add(new RunEntry(entry.path("gpu_config").asText(), entry.path("count").asInt()));
+        entries.add(
+            new RunEntry(
+                entry.path("gpu_config").asText(),
+                entry.path("count").asInt(),
+                entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {

@@ -2,8 +2,9 @@ package dev.cascade.core.internal.store;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.FailureClass;
+import dev.cascade.core.Provenance;
 import dev.cascade.core.Sim;
-import dev.cascade.core.SimProgress;
 import dev.cascade.core.SimState;
 import dev.cascade.core.SimStateMachine;
 import java.sql.Connection;
@@ -40,31 +41,26 @@ public final class SimRepository {
   /** Runs whose sims {@link #findByRuns} reads per query: well under SQLite's variable limit. */
   private static final int RUNS_PER_QUERY = 500;
 
-  /** The sim columns, from {@code sims s}, as {@link #readSim} reads them. */
-  private static final String SIM_COLUMNS =
-      "s.id AS sim_id, s.run_id AS sim_run_id, s.gpu_config AS sim_gpu_config,"
-          + " s.replica AS sim_replica, s.state AS sim_state, s.launcher_ref AS sim_launcher_ref,"
-          + " s.error AS sim_error, s.exit_code AS sim_exit_code,"
-          + " s.created_at AS sim_created_at, s.launched_at AS sim_launched_at,"
-          + " s.last_heartbeat_at AS sim_last_heartbeat_at, s.finished_at AS sim_finished_at,"
-          + " s.launcher_name AS sim_launcher_name, s.kernels_done AS sim_kernels_done,"
-          + " s.kernels_total AS sim_kernels_total, s.current_kernel AS sim_current_kernel,"
-          + " s.latest_metrics AS sim_latest_metrics, s.log_outcome AS sim_log_outcome";
-
   /**
    * What a sim reported, or why it failed, stored together with a state move and only when the move
    * is made. A null field leaves the stored value as it is.
    *
    * @param error why the sim failed ({@code "no heartbeat for 600s"})
    * @param exitCode the simulator's exit code
+   * @param failureClass the class of a failure; null to have {@link FailureClass#classify} read it
+   *     from the error and the exit code when the move is to {@code failed}
    */
-  public record Outcome(String error, Integer exitCode) {
+  public record Outcome(String error, Integer exitCode, FailureClass failureClass) {
 
     /** Nothing to store besides the move. */
-    public static final Outcome NONE = new Outcome(null, null);
+    public static final Outcome NONE = new Outcome(null, null, null);
+
+    public Outcome(String error, Integer exitCode) {
+      this(error, exitCode, null);
+    }
 
     public static Outcome error(String error) {
-      return new Outcome(Objects.requireNonNull(error, "error"), null);
+      return new Outcome(Objects.requireNonNull(error, "error"), null, null);
     }
   }
 
@@ -100,7 +96,7 @@ public final class SimRepository {
           try (PreparedStatement select =
               connection.prepareStatement(
                   "SELECT "
-                      + SIM_COLUMNS
+                      + SimRows.COLUMNS
                       + " FROM sims s WHERE s.state IN ("
                       + placeholders
                       + ") ORDER BY s.id")) {
@@ -111,7 +107,7 @@ public final class SimRepository {
             List<Sim> sims = new ArrayList<>();
             try (ResultSet rows = select.executeQuery()) {
               while (rows.next()) {
-                sims.add(readSim(rows));
+                sims.add(SimRows.read(rows));
               }
             }
             return sims;
@@ -248,8 +244,8 @@ public final class SimRepository {
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE sims SET state = ?, error = coalesce(?, error),"
-                + " exit_code = coalesce(?, exit_code), finished_at = coalesce(?, finished_at)"
-                + " WHERE id = ? AND state = ?")) {
+                + " exit_code = coalesce(?, exit_code), finished_at = coalesce(?, finished_at),"
+                + " failure_class = coalesce(?, failure_class) WHERE id = ? AND state = ?")) {
       update.setString(1, to.wireName());
       update.setString(2, outcome.error());
       if (outcome.exitCode() == null) {
@@ -258,19 +254,26 @@ public final class SimRepository {
         update.setInt(3, outcome.exitCode());
       }
       update.setString(4, to.isFinished() ? SqlTimes.text(now) : null);
-      update.setString(5, simId);
-      update.setString(6, current.wireName());
+      update.setString(5, to == SimState.FAILED ? failureClassOf(outcome).wireName() : null);
+      update.setString(6, simId);
+      update.setString(7, current.wireName());
       return update.executeUpdate() == 1;
     }
+  }
+
+  private static FailureClass failureClassOf(Outcome outcome) {
+    return outcome.failureClass() != null
+        ? outcome.failureClass()
+        : FailureClass.classify(outcome.error(), outcome.exitCode(), List.of());
   }
 
   /** The sim as the caller's transaction sees it. */
   public Optional<Sim> find(Connection connection, String simId) throws SQLException {
     try (PreparedStatement select =
-        connection.prepareStatement("SELECT " + SIM_COLUMNS + " FROM sims s WHERE s.id = ?")) {
+        connection.prepareStatement("SELECT " + SimRows.COLUMNS + " FROM sims s WHERE s.id = ?")) {
       select.setString(1, simId);
       try (ResultSet rows = select.executeQuery()) {
-        return rows.next() ? Optional.of(readSim(rows)) : Optional.empty();
+        return rows.next() ? Optional.of(SimRows.read(rows)) : Optional.empty();
       }
     }
   }
@@ -380,13 +383,87 @@ public final class SimRepository {
     }
   }
 
+  /** Inserts the next attempts of a run's sims ({@link Sim#nextAttempt}), {@code pending}. */
+  public void insertAttempts(Connection connection, String runId, List<Sim> attempts)
+      throws SQLException {
+    insertPending(connection, runId, attempts);
+  }
+
+  /**
+   * The id of the sim whose results {@code sim} can take instead of simulating: the first to
+   * succeed with the same trace, config, simulator, replica and kernel window, or the sim it took
+   * its own results from. Empty when there is none or the sim's provenance is not all known.
+   */
+  public Optional<String> findReusable(Connection connection, Sim sim) throws SQLException {
+    Provenance provenance = sim.provenance();
+    if (!provenance.reusable()) {
+      return Optional.empty();
+    }
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT coalesce(reused_from, id) FROM sims WHERE state = 'succeeded'"
+                + " AND trace_hash = ? AND config_hash = ? AND simulator = ? AND replica = ?"
+                + " AND kernel_window IS ? ORDER BY finished_at, id LIMIT 1")) {
+      select.setString(1, provenance.traceHash());
+      select.setString(2, provenance.configHash());
+      select.setString(3, provenance.simulator());
+      select.setInt(4, sim.replica());
+      select.setString(5, sim.kernels());
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Makes the new run's pending sim {@code simId} {@code succeeded} at once with the outcome of the
+   * earlier sim {@code fromId} (exit code, progress, builds) and {@code reused_from} naming it; the
+   * caller copies its kernels and log in the same transaction. Not a move of {@code
+   * SIM_TRANSITIONS}: the sim is never launched.
+   */
+  public void markReused(Connection connection, String simId, String fromId, Instant at)
+      throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET (exit_code, chunks_parsed, kernels_done, kernels_total,"
+                + " current_kernel, latest_metrics, log_outcome, accelsim_build, gpgpusim_build)"
+                + " = (SELECT f.exit_code, f.chunks_parsed, f.kernels_done, f.kernels_total,"
+                + " f.current_kernel, f.latest_metrics, f.log_outcome, f.accelsim_build,"
+                + " f.gpgpusim_build FROM sims f WHERE f.id = ?),"
+                + " state = 'succeeded', finished_at = ?, reused_from = ?"
+                + " WHERE id = ? AND state = 'pending'")) {
+      update.setString(1, fromId);
+      update.setString(2, SqlTimes.text(at));
+      update.setString(3, fromId);
+      update.setString(4, simId);
+      if (update.executeUpdate() != 1) {
+        throw notFound(simId);
+      }
+    }
+  }
+
+  /** Stores the build strings the sim's log printed; a build already stored is kept. */
+  public void recordBuilds(Connection connection, String simId, String accelSim, String gpgpuSim)
+      throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET accelsim_build = coalesce(accelsim_build, ?),"
+                + " gpgpusim_build = coalesce(gpgpusim_build, ?) WHERE id = ?")) {
+      update.setString(1, accelSim);
+      update.setString(2, gpgpuSim);
+      update.setString(3, simId);
+      update.executeUpdate();
+    }
+  }
+
   /** Inserts a new run's sims, {@code pending}, in the caller's write transaction. */
   static void insertPending(Connection connection, String runId, List<Sim> sims)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO sims (id, run_id, gpu_config, replica, state, created_at,"
-                + " kernels_total) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                + " kernels_total, attempt, kernel_window, trace_hash, config_hash, simulator)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (Sim sim : sims) {
         insert.setString(1, sim.id());
         insert.setString(2, runId);
@@ -395,6 +472,11 @@ public final class SimRepository {
         insert.setString(5, SimState.PENDING.wireName());
         insert.setString(6, SqlTimes.text(sim.createdAt()));
         insert.setInt(7, sim.progress().kernelsTotal());
+        insert.setInt(8, sim.attempt());
+        insert.setString(9, sim.kernels());
+        insert.setString(10, sim.provenance().traceHash());
+        insert.setString(11, sim.provenance().configHash());
+        insert.setString(12, sim.provenance().simulator());
         insert.addBatch();
       }
       insert.executeBatch();
@@ -414,7 +496,7 @@ public final class SimRepository {
       try (PreparedStatement select =
           connection.prepareStatement(
               "SELECT "
-                  + SIM_COLUMNS
+                  + SimRows.COLUMNS
                   + " FROM sims s WHERE s.run_id IN ("
                   + placeholders
                   + ") ORDER BY s.id")) {
@@ -423,7 +505,7 @@ public final class SimRepository {
         }
         try (ResultSet rows = select.executeQuery()) {
           while (rows.next()) {
-            Sim sim = readSim(rows);
+            Sim sim = SimRows.read(rows);
             byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim);
           }
         }
@@ -467,31 +549,5 @@ public final class SimRepository {
         ErrorCode.NOT_FOUND,
         "sim \"" + simId + "\" does not exist; sim ids come from the run that created them",
         "sim_id");
-  }
-
-  /** Reads the {@link #SIM_COLUMNS} of the current row. */
-  private static Sim readSim(ResultSet row) throws SQLException {
-    int exitCode = row.getInt("sim_exit_code");
-    Integer storedExitCode = row.wasNull() ? null : exitCode;
-    return new Sim(
-        row.getString("sim_id"),
-        row.getString("sim_run_id"),
-        row.getString("sim_gpu_config"),
-        row.getInt("sim_replica"),
-        SimState.fromWireName(row.getString("sim_state")),
-        row.getString("sim_launcher_ref"),
-        row.getString("sim_error"),
-        storedExitCode,
-        SqlTimes.instant(row.getString("sim_created_at")),
-        SqlTimes.instant(row.getString("sim_launched_at")),
-        SqlTimes.instant(row.getString("sim_last_heartbeat_at")),
-        SqlTimes.instant(row.getString("sim_finished_at")),
-        row.getString("sim_launcher_name"),
-        new SimProgress(
-            row.getInt("sim_kernels_done"),
-            row.getInt("sim_kernels_total"),
-            row.getString("sim_current_kernel"),
-            Metrics.fromJson(row.getString("sim_latest_metrics")),
-            row.getString("sim_log_outcome")));
   }
 }

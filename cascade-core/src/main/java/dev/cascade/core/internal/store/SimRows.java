@@ -1,0 +1,69 @@
+package dev.cascade.core.internal.store;
+
+import dev.cascade.core.FailureClass;
+import dev.cascade.core.Provenance;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimProgress;
+import dev.cascade.core.SimState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** A sim as {@link SimRepository} selects it: the columns it names and the record it reads. */
+final class SimRows {
+
+  /** The sim columns, from {@code sims s}, as {@link #read} reads them. */
+  static final String COLUMNS =
+      "s.id AS sim_id, s.run_id AS sim_run_id, s.gpu_config AS sim_gpu_config,"
+          + " s.replica AS sim_replica, s.state AS sim_state, s.launcher_ref AS sim_launcher_ref,"
+          + " s.error AS sim_error, s.exit_code AS sim_exit_code,"
+          + " s.created_at AS sim_created_at, s.launched_at AS sim_launched_at,"
+          + " s.last_heartbeat_at AS sim_last_heartbeat_at, s.finished_at AS sim_finished_at,"
+          + " s.launcher_name AS sim_launcher_name, s.kernels_done AS sim_kernels_done,"
+          + " s.kernels_total AS sim_kernels_total, s.current_kernel AS sim_current_kernel,"
+          + " s.latest_metrics AS sim_latest_metrics, s.log_outcome AS sim_log_outcome,"
+          + " s.attempt AS sim_attempt, s.kernel_window AS sim_kernel_window,"
+          + " s.failure_class AS sim_failure_class, s.trace_hash AS sim_trace_hash,"
+          + " s.config_hash AS sim_config_hash, s.simulator AS sim_simulator,"
+          + " s.accelsim_build AS sim_accelsim_build, s.gpgpusim_build AS sim_gpgpusim_build,"
+          + " s.reused_from AS sim_reused_from";
+
+  /** Reads the {@link #COLUMNS} of the current row. */
+  static Sim read(ResultSet row) throws SQLException {
+    int exitCode = row.getInt("sim_exit_code");
+    Integer storedExitCode = row.wasNull() ? null : exitCode;
+    return new Sim(
+        row.getString("sim_id"),
+        row.getString("sim_run_id"),
+        row.getString("sim_gpu_config"),
+        row.getInt("sim_replica"),
+        SimState.fromWireName(row.getString("sim_state")),
+        row.getString("sim_launcher_ref"),
+        row.getString("sim_error"),
+        storedExitCode,
+        SqlTimes.instant(row.getString("sim_created_at")),
+        SqlTimes.instant(row.getString("sim_launched_at")),
+        SqlTimes.instant(row.getString("sim_last_heartbeat_at")),
+        SqlTimes.instant(row.getString("sim_finished_at")),
+        row.getString("sim_launcher_name"),
+        new SimProgress(
+            row.getInt("sim_kernels_done"),
+            row.getInt("sim_kernels_total"),
+            row.getString("sim_current_kernel"),
+            Metrics.fromJson(row.getString("sim_latest_metrics")),
+            row.getString("sim_log_outcome")),
+        row.getInt("sim_attempt"),
+        row.getString("sim_kernel_window"),
+        row.getString("sim_failure_class") == null
+            ? null
+            : FailureClass.fromWireName(row.getString("sim_failure_class")),
+        new Provenance(
+            row.getString("sim_trace_hash"),
+            row.getString("sim_config_hash"),
+            row.getString("sim_simulator"),
+            row.getString("sim_accelsim_build"),
+            row.getString("sim_gpgpusim_build"),
+            row.getString("sim_reused_from")));
+  }
+
+  private SimRows() {}
+}

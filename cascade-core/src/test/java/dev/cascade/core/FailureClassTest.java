@@ -1,0 +1,112 @@
+package dev.cascade.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each failure class from the line Accel-Sim, GPGPU-Sim, the C++ runtime or Cascade prints, or the
+ * exit status the sim agent reports (128 + the signal for a simulator killed by one).
+ */
+final class FailureClassTest {
+
+  /** What the sim agent reports for a simulator that exited with {@code code}. */
+  private static String agentError(int code, String signal) {
+    return "the simulator exited with code " + code + " (killed by " + signal + ")";
+  }
+
+  @Test
+  void deadlock_fromGpgpuSimsDeadlockLine() {
+    String line =
+        "GPGPU-Sim uArch: ERROR ** deadlock detected: last writeback core 0 @ gpu_sim_cycle 60811"
+            + " (+ gpu_tot_sim_cycle 0) (4999 cycles ago)";
+    assertThat(FailureClass.classify(line, 1, List.of())).isEqualTo(FailureClass.DEADLOCK);
+  }
+
+  @Test
+  void unsupportedBinary_fromAccelSimsTraceParserLine_evenWithExitCode0() {
+    assertThat(FailureClass.classify("unsupported binary version: 100", 0, List.of()))
+        .isEqualTo(FailureClass.UNSUPPORTED_BINARY);
+  }
+
+  @Test
+  void maxCycles_fromTheBreakLine() {
+    assertThat(
+            FailureClass.classify(
+                "the simulator exited with code 1",
+                1,
+                List.of(
+                    "GPGPU-Sim: ** break due to reaching the maximum cycles (or instructions) **")))
+        .isEqualTo(FailureClass.MAX_CYCLES);
+  }
+
+  @Test
+  void assert_fromGlibcsAssertionLine_notTheAbortItEndsWith() {
+    List<String> tail =
+        List.of(
+            "accel-sim.out: ../src/gpgpu-sim/shader.cc:1920: void"
+                + " ldst_unit::writeback(): Assertion `m_next_wb.empty()' failed.");
+    assertThat(FailureClass.classify(agentError(134, "SIGABRT"), 134, tail))
+        .isEqualTo(FailureClass.ASSERT);
+  }
+
+  @Test
+  void outOfMemory_fromStdBadAlloc() {
+    List<String> tail =
+        List.of(
+            "terminate called after throwing an instance of 'std::bad_alloc'",
+            "  what():  std::bad_alloc");
+    assertThat(FailureClass.classify(agentError(134, "SIGABRT"), 134, tail))
+        .isEqualTo(FailureClass.OUT_OF_MEMORY);
+  }
+
+  @Test
+  void segfault_fromExitStatus139_andFromTheShellsLine() {
+    assertThat(FailureClass.classify(agentError(139, "SIGSEGV"), 139, List.of()))
+        .isEqualTo(FailureClass.SEGFAULT);
+    assertThat(FailureClass.classify(null, 139, List.of())).isEqualTo(FailureClass.SEGFAULT);
+    assertThat(
+            FailureClass.classify(
+                "the simulator failed", null, List.of("Segmentation fault (core dumped)")))
+        .isEqualTo(FailureClass.SEGFAULT);
+  }
+
+  @Test
+  void killed_fromSigkillsExitStatus137() {
+    assertThat(FailureClass.classify(agentError(137, "SIGKILL"), 137, List.of()))
+        .isEqualTo(FailureClass.KILLED);
+  }
+
+  @Test
+  void cascadesOwnReasons_comeFirst() {
+    assertThat(FailureClass.classify("no heartbeat for 600s", null, List.of()))
+        .isEqualTo(FailureClass.NO_HEARTBEAT);
+    assertThat(
+            FailureClass.classify(
+                "launch failed: no simulator command: set CASCADE_SIM_CMD", null, List.of()))
+        .isEqualTo(FailureClass.LAUNCH_FAILED);
+    // A time limit's stop kills the simulator, whose log may end in anything.
+    assertThat(
+            FailureClass.classify(
+                "timed out after 10m", 143, List.of("GPGPU-Sim uArch: ERROR ** deadlock detected")))
+        .isEqualTo(FailureClass.TIMED_OUT);
+  }
+
+  @Test
+  void simulatorError_forAnyOtherExit() {
+    assertThat(FailureClass.classify("the simulator exited with code 1", 1, List.of()))
+        .isEqualTo(FailureClass.SIMULATOR_ERROR);
+  }
+
+  @Test
+  void wireNames_roundTrip_andAnUnknownOneIsNamed() {
+    for (FailureClass failureClass : FailureClass.values()) {
+      assertThat(FailureClass.fromWireName(failureClass.wireName())).isEqualTo(failureClass);
+    }
+    assertThatThrownBy(() -> FailureClass.fromWireName("oops"))
+        .hasMessageContaining("\"oops\"")
+        .hasMessageContaining("out_of_memory");
+  }
+}
