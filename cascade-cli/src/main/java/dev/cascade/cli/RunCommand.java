@@ -124,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
             .start()) {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
-      Run run = cascade.runs().create(ready.id(), request.runEntries());
+      Run run = cascade.runs().create(ready.id(), request.runEntries(), request.reuse);
       Thread cancelOnExit = cancelOnInterrupt(cascade, run.id());
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
@@ -233,7 +233,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private static void printFailures(PrintWriter out, Run run) {
-    for (Sim sim : run.sims()) {
+    for (Sim sim : run.latestAttempts()) {
       if (sim.state() != dev.cascade.core.SimState.SUCCEEDED) {
         out.println(
             sim.gpuConfig()
@@ -241,7 +241,7 @@ final class RunCommand implements Callable<Integer> {
                 + sim.replica()
                 + " "
                 + sim.state().wireName()
-                + (sim.error() == null ? "" : ": " + sim.error()));
+                + (sim.error() == null ? "" : ": " + SimFailure.describe(sim)));
       }
     }
   }

@@ -325,7 +325,7 @@ final class RunWatcher {
       state = newState;
       done = newDone;
       total = sim.progress().kernelsTotal();
-      error = sim.error();
+      error = SimFailure.describe(sim);
       heartbeat(sim.lastHeartbeatAt());
       return true;
     }

@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
       RunsShowCommand.class,
       RunsWatchCommand.class,
       RunsCancelCommand.class,
+      RunsRetryCommand.class,
+      RunsRerunCommand.class,
       RunsResultsCommand.class,
     })
 final class RunsCommand implements Runnable {

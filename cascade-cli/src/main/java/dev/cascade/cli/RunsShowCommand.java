@@ -73,8 +73,8 @@ final class RunsShowCommand implements Callable<Integer> {
           sim.progress().kernelsDone() + "/" + sim.progress().kernelsTotal(),
           Formats.shorten(sim.progress().currentKernel(), KERNEL_WIDTH),
           heartbeat(sim.lastHeartbeatAt(), now),
-          sim.id(),
-          sim.error());
+          sim.attempt() == 1 ? sim.id() : sim.id() + " (attempt " + sim.attempt() + ")",
+          SimFailure.describe(sim));
     }
     sims.print(out);
   }
@@ -82,7 +82,7 @@ final class RunsShowCommand implements Callable<Integer> {
   /** Sims by state in the order they come: {@code running 2, succeeded 1}. */
   static String byState(Run run) {
     Map<String, Integer> counts = new LinkedHashMap<>();
-    for (Sim sim : run.sims()) {
+    for (Sim sim : run.latestAttempts()) {
       counts.merge(sim.state().wireName(), 1, Integer::sum);
     }
     return Printed.counts(counts);
