@@ -8,6 +8,8 @@ import { deriveRunState, mergeSim, isFinished, countByState } from './model.js';
 import { RunEvents } from './sse.js';
 import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
 import { traceHref } from './traces.js';
+import { latestAttempts, canRetry, errorText, originText, originTitle } from './attempts.js';
+import { retryControl } from './retry.js';
 
 /** Log lines kept on a card. */
 const TAIL = 8;
@@ -50,6 +52,7 @@ export function renderRun(main, runId) {
   let disposed = false;
   let renderQueued = false;
   let cancelArea = null;
+  let retryArea = null;
 
   function schedule() {
     if (!renderQueued) {
@@ -90,7 +93,7 @@ export function renderRun(main, runId) {
   }
 
   function runState() {
-    return deriveRunState([...sims.values()].map((sim) => sim.state));
+    return deriveRunState(latestAttempts([...sims.values()]).map((sim) => sim.state));
   }
 
   function render() {
@@ -125,6 +128,9 @@ export function renderRun(main, runId) {
     if (cancelArea) {
       cancelArea.hidden = state !== 'active';
     }
+    if (retryArea) {
+      retryArea.hidden = state === 'active' || !canRetry([...sims.values()]);
+    }
     if (state !== 'active' && events) {
       // Every sim has finished: nothing more will come.
       const stream = events;
@@ -135,13 +141,14 @@ export function renderRun(main, runId) {
   }
 
   function renderSummary(state) {
-    const byState = countByState([...sims.values()]);
-    const finished = [...sims.values()].filter((sim) => isFinished(sim.state)).length;
+    const current = latestAttempts([...sims.values()]);
+    const byState = countByState(current);
+    const finished = current.filter((sim) => isFinished(sim.state)).length;
     replace(summary,
       h('dl', { class: 'facts inline' },
         h('dt', {}, 'Trace'), h('dd', {}, h('a', { href: traceHref(run.trace_id) }, run.trace_id)),
         h('dt', {}, 'Configs'), h('dd', {}, entriesText(run.entries)),
-        h('dt', {}, 'Progress'), h('dd', { class: 'run-progress' }, `${finished} of ${plural(sims.size, 'sim')} finished`,
+        h('dt', {}, 'Progress'), h('dd', { class: 'run-progress' }, `${finished} of ${plural(current.length, 'sim')} finished`,
           h('span', { class: 'muted' }, ' (', Object.entries(byState).map(([s, n]) => `${n} ${s}`).join(', '), ')')),
         h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at))));
     if (state === 'active') {
@@ -195,7 +202,15 @@ export function renderRun(main, runId) {
       }
     });
     cancelArea = h('div', { class: 'cancel-area' }, cancelButton, confirm);
-    replace(toolbar, results, cancelArea);
+    retryArea = retryControl(runId, async (fresh) => {
+      applyRun(fresh);
+      announce(`Run ${runId}: the failed and cancelled sims were launched again.`);
+      if (!events) {
+        setLive('connecting', 'Connecting…');
+        follow();
+      }
+    });
+    replace(toolbar, results, cancelArea, retryArea);
   }
 
   function simCard(sim) {
@@ -210,18 +225,20 @@ export function renderRun(main, runId) {
       current: h('p', { class: 'current-kernel' }),
       metrics: h('dl', { class: 'metrics' }),
       error: h('p', { class: 'sim-error', hidden: true }),
+      origin: h('p', { class: 'sim-origin small muted' }),
       log: h('pre', { class: 'log-tail', tabindex: '0', 'aria-label': `Last lines of the log, ${title}` }),
     };
     card.root = h('li', { class: 'card', dataset: { simId: sim.id } },
       h('article', { 'aria-labelledby': titleId },
         h('div', { class: 'card-head' },
-          h('h3', { id: titleId }, sim.gpu_config, h('span', { class: 'muted' }, ` · replica ${sim.replica}`)),
+          h('h3', { id: titleId }, sim.gpu_config, h('span', { class: 'muted' }, ` · replica ${sim.replica}${(sim.attempt ?? 1) > 1 ? ` · attempt ${sim.attempt}` : ''}`)),
           card.state),
         h('p', { class: 'heartbeat-line' }, card.heartbeat),
         h('div', { class: 'progress-line' }, card.kernelsText, card.progress),
         card.current,
         card.metrics,
         card.error,
+        card.origin,
         card.log,
         h('p', { class: 'card-foot' },
           fileLink(`/api/sims/${encodeURIComponent(sim.id)}/log`, `${sim.id}.log`, 'Full log', {
@@ -286,7 +303,10 @@ export function renderRun(main, runId) {
     }
 
     card.error.hidden = !sim.error;
-    setText(card.error, sim.error ? `Error: ${sim.error}${sim.exit_code !== null && sim.exit_code !== undefined ? ` (exit code ${sim.exit_code})` : ''}` : '');
+    setText(card.error, errorText(sim));
+    card.root.dataset.failureClass = sim.failure_class || '';
+    setText(card.origin, originText(sim));
+    card.origin.title = originTitle(sim);
 
     const tail = lines.join('\n').replace(/^\s*\n/, '');
     setText(card.log, tail || '(no output yet)');
@@ -352,7 +372,7 @@ export function renderRun(main, runId) {
         trace = null;
       }
       applyRun(fresh);
-      if (deriveRunState(fresh.sims.map((sim) => sim.state)) === 'active') {
+      if (deriveRunState(latestAttempts(fresh.sims).map((sim) => sim.state)) === 'active') {
         follow();
       } else {
         setLive('done', 'Finished');

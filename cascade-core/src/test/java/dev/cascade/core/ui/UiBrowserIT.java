@@ -302,6 +302,27 @@ final class UiBrowserIT {
     assertThat(browser.find(".cancel-area").isDisplayed()).isFalse();
     assertThat(server.cascade().runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
     browser.screenshot("09-run-cancelled");
+
+    // A finished run with cancelled sims offers a retry: new attempts, the old cards kept.
+    server.speed(0);
+    WebElement retry = browser.waitFor("#retry-run");
+    await().atMost(Browser.WAIT).until(retry::isDisplayed);
+    retry.click();
+
+    await()
+        .atMost(RUN_WAIT)
+        .until(() -> browser.all("li.card[data-state='succeeded']").size() == 2);
+    await()
+        .atMost(Browser.WAIT)
+        .until(() -> browser.find(".run-state .badge").getText().equals("succeeded"));
+    assertThat(browser.all("li.card[data-state='cancelled']")).hasSize(2);
+    assertThat(browser.all("li.card[data-state='succeeded'] h3"))
+        .allSatisfy(title -> assertThat(title.getText()).contains("attempt 2"));
+    assertThat(browser.all("li.card[data-state='succeeded'] .sim-origin"))
+        .allSatisfy(origin -> assertThat(origin.getText()).contains("cascade-emulator-1.0"));
+    assertThat(browser.find(".retry-area").isDisplayed()).isFalse();
+    assertThat(server.cascade().runs().get(run.id()).state()).isEqualTo(RunState.SUCCEEDED);
+    browser.screenshot("09b-run-retried");
   }
 
   @Test
@@ -326,7 +347,7 @@ final class UiBrowserIT {
       row = browser.find("tr[data-id='" + run.id() + "']");
       assertThat(cell(row, "Trace")).isEqualTo("demo");
       assertThat(cell(row, "Configs")).contains(run.entries().getFirst().gpuConfig() + " × ");
-      assertThat(cell(row, "Progress")).contains("/ " + run.sims().size());
+      assertThat(cell(row, "Progress")).contains("/ " + run.latestAttempts().size());
       assertThat(cell(row, "Age")).matches("just now|\\d+ (s|min) ago");
     }
     assertThat(cell(browser.find("tr[data-id='" + quick.id() + "']"), "Progress"))
