@@ -108,15 +108,22 @@ final class SimInputs {
   /**
    * The emulator's version when the command runs it ({@code --emulate}); otherwise {@code sha256:}
    * of the simulator binary: the first existing file after the agent's {@code --}, or the command
-   * itself when it has no {@code --}. Empty when neither is known.
+   * itself when it has no {@code --} and is {@code accel-sim.out}. Empty when neither is known.
    */
   Optional<String> simulatorOf(List<String> command) {
     if (command.contains("--emulate")) {
       return Optional.of(Emulation.BUILD);
     }
     int separator = command.indexOf("--");
+    // Without the agent's "--", only a command that is Accel-Sim itself says which simulator runs:
+    // a shell or script in front could run anything.
     List<String> candidates =
-        separator >= 0 ? command.subList(separator + 1, command.size()) : command.subList(0, 1);
+        separator >= 0
+            ? command.subList(separator + 1, command.size())
+            : command.stream()
+                .limit(1)
+                .filter(first -> Path.of(first).getFileName().toString().startsWith("accel-sim"))
+                .toList();
     for (String candidate : candidates) {
       Path file = Path.of(candidate);
       if (Files.isRegularFile(file)) {
