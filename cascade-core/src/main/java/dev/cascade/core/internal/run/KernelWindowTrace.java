@@ -41,6 +41,10 @@ final class KernelWindowTrace {
           link(traces.resolve(line), list.getParent().resolve(line).toAbsolutePath());
         }
       }
+      Path metadata = traceDir.resolve("metadata.json");
+      if (Files.isRegularFile(metadata)) {
+        link(folder.resolve("metadata.json"), metadata.toAbsolutePath()); // the trace's facts
+      }
       Path temporary = traces.resolve(TraceLayout.PROCESSED_LIST + ".tmp");
       Files.writeString(temporary, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
       Files.move(

@@ -47,7 +47,8 @@ final class RunApiIT {
     assertThat(run.get("created_at").asText()).isNotBlank();
     assertThat(run.get("entries").toString())
         .isEqualTo(
-            "[{\"gpu_config\":\"SM90_H100\",\"count\":2},{\"gpu_config\":\"SM90_H200\",\"count\":1}]");
+            "[{\"gpu_config\":\"SM90_H100\",\"count\":2,\"kernels\":null},"
+                + "{\"gpu_config\":\"SM90_H200\",\"count\":1,\"kernels\":null}]");
     assertThat(run.get("sims")).hasSize(3);
     JsonNode sim = run.get("sims").get(0);
     assertThat(sim.get("id").asText()).startsWith("s_");
