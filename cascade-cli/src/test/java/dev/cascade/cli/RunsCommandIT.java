@@ -213,7 +213,8 @@ final class RunsCommandIT {
         .containsPattern(
             "SM90_H100\\s+0\\s+running\\s+1/3\\s+kernel_1\\s+\\d+\\.\\ds ago\\s+s_\\w+")
         .containsPattern(
-            "SM90_H100\\s+1\\s+failed\\s+0/3\\s+-\\s+\\S+ ago\\s+s_\\w+\\s+deadlock detected");
+            "SM90_H100\\s+1\\s+failed\\s+0/3\\s+-\\s+\\S+ ago\\s+s_\\w+\\s+deadlock: deadlock"
+                + " detected");
   }
 
   @Test
@@ -304,9 +305,9 @@ final class RunsCommandIT {
     Result result = watching.get(CliTestServer.WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out())
-        .contains("SM90_H200 #0  [..........] 0/3  failed     deadlock detected")
+        .contains("SM90_H200 #0  [..........] 0/3  failed     deadlock: deadlock detected")
         .contains("Run " + id + " partial: 1 succeeded, 1 failed")
-        .contains("  SM90_H200 #0 failed: deadlock detected");
+        .contains("  SM90_H200 #0 failed: deadlock: deadlock detected");
   }
 
   @Test
