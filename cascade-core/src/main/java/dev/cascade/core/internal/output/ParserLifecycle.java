@@ -7,6 +7,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimParse.Progress;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.ParseState;
 import dev.cascade.core.internal.store.SimRepository;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -163,7 +164,7 @@ final class ParserLifecycle {
   }
 
   private void load(SimParse sim) {
-    SimRepository.ParseState state = sims.parseState(sim.simId);
+    ParseState state = sims.parseState(sim.simId);
     sim.runId = state.runId();
     sim.chunksParsed = state.progress().chunksParsed();
     sim.kernelsDone = state.progress().kernelsDone();

@@ -2,8 +2,8 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
-import dev.cascade.core.internal.store.SimRepository.Outcome;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.List;

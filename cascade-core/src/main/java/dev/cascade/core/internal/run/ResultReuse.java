@@ -32,9 +32,8 @@ final class ResultReuse {
   Set<String> apply(Connection connection, List<Sim> pending, Instant now) throws SQLException {
     Set<String> reused = new HashSet<>();
     for (Sim sim : pending) {
-      var earlier = sims.findReusable(connection, sim);
-      if (earlier.isPresent() && !earlier.get().equals(sim.id())) {
-        sims.markReused(connection, sim.id(), earlier.get(), now);
+      var earlier = sims.reuseEarlier(connection, sim, now);
+      if (earlier.isPresent()) {
         KernelRepository.copy(connection, earlier.get(), sim.id());
         ChunkRepository.copy(connection, earlier.get(), sim.id());
         reused.add(sim.id());

@@ -18,9 +18,9 @@ import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
-import dev.cascade.core.internal.store.SimRepository.Outcome;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.InputStream;
 import java.time.Clock;
@@ -149,7 +149,7 @@ public final class RunService implements Runs {
     List<Sim> attempts = ended.stream().map(sim -> sim.nextAttempt(ids.newSimId(), now)).toList();
     database.write(
         connection -> {
-          sims.insertAttempts(connection, runId, attempts);
+          SimRepository.insertPending(connection, runId, attempts);
           for (Sim sim : attempts) {
             moves.appendSimEvent(connection, sim.id());
           }

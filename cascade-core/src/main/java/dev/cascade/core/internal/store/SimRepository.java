@@ -1,7 +1,6 @@
 package dev.cascade.core.internal.store;
 
 import dev.cascade.core.CascadeException;
-import dev.cascade.core.ErrorCode;
 import dev.cascade.core.FailureClass;
 import dev.cascade.core.Provenance;
 import dev.cascade.core.Sim;
@@ -40,33 +39,6 @@ public final class SimRepository {
 
   /** Runs whose sims {@link #findByRuns} reads per query: well under SQLite's variable limit. */
   private static final int RUNS_PER_QUERY = 500;
-
-  /**
-   * What a sim reported, or why it failed, stored together with a state move and only when the move
-   * is made. A null field leaves the stored value as it is.
-   *
-   * @param error why the sim failed ({@code "no heartbeat for 600s"})
-   * @param exitCode the simulator's exit code
-   * @param failureClass the class of a failure; null to have {@link FailureClass#classify} read it
-   *     from the error and the exit code when the move is to {@code failed}
-   */
-  public record Outcome(String error, Integer exitCode, FailureClass failureClass) {
-
-    /** Nothing to store besides the move. */
-    public static final Outcome NONE = new Outcome(null, null, null);
-
-    public Outcome(String error, Integer exitCode) {
-      this(error, exitCode, null);
-    }
-
-    public static Outcome error(String error) {
-      return new Outcome(Objects.requireNonNull(error, "error"), null, null);
-    }
-  }
-
-  /** What the output parse needs to know of a sim when it first sees it. */
-  public record ParseState(
-      String runId, String gpuConfig, SimState state, ParseProgress progress) {}
 
   private final Database database;
   private final Clock clock;
@@ -254,17 +226,15 @@ public final class SimRepository {
         update.setInt(3, outcome.exitCode());
       }
       update.setString(4, to.isFinished() ? SqlTimes.text(now) : null);
-      update.setString(5, to == SimState.FAILED ? failureClassOf(outcome).wireName() : null);
+      FailureClass failureClass =
+          outcome.failureClass() != null
+              ? outcome.failureClass()
+              : FailureClass.classify(outcome.error(), outcome.exitCode(), List.of());
+      update.setString(5, to == SimState.FAILED ? failureClass.wireName() : null);
       update.setString(6, simId);
       update.setString(7, current.wireName());
       return update.executeUpdate() == 1;
     }
-  }
-
-  private static FailureClass failureClassOf(Outcome outcome) {
-    return outcome.failureClass() != null
-        ? outcome.failureClass()
-        : FailureClass.classify(outcome.error(), outcome.exitCode(), List.of());
   }
 
   /** The sim as the caller's transaction sees it. */
@@ -296,16 +266,7 @@ public final class SimRepository {
               if (!row.next()) {
                 throw notFound(simId);
               }
-              return new ParseState(
-                  row.getString(1),
-                  row.getString(2),
-                  SimState.fromWireName(row.getString(3)),
-                  new ParseProgress(
-                      row.getLong(4),
-                      row.getInt(5),
-                      row.getString(6),
-                      row.getString(7),
-                      row.getString(8)));
+              return SimRows.parseState(row);
             }
           }
         });
@@ -383,46 +344,39 @@ public final class SimRepository {
     }
   }
 
-  /** Inserts the next attempts of a run's sims ({@link Sim#nextAttempt}), {@code pending}. */
-  public void insertAttempts(Connection connection, String runId, List<Sim> attempts)
-      throws SQLException {
-    insertPending(connection, runId, attempts);
-  }
-
   /**
-   * The id of the sim whose results {@code sim} can take instead of simulating: the first to
-   * succeed with the same trace, config, simulator, replica and kernel window, or the sim it took
-   * its own results from. Empty when there is none or the sim's provenance is not all known.
+   * {@code "reuse": true}: makes the new pending {@code sim} {@code succeeded} at once with the
+   * outcome of the first earlier sim that succeeded on the same inputs ({@link Provenance},
+   * replica, window), never launched; the caller copies the kernels and log. Empty when there is
+   * none.
    */
-  public Optional<String> findReusable(Connection connection, Sim sim) throws SQLException {
+  public Optional<String> reuseEarlier(Connection connection, Sim sim, Instant at)
+      throws SQLException {
     Provenance provenance = sim.provenance();
     if (!provenance.reusable()) {
       return Optional.empty();
     }
+    String from;
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT coalesce(reused_from, id) FROM sims WHERE state = 'succeeded'"
                 + " AND trace_hash = ? AND config_hash = ? AND simulator = ? AND replica = ?"
-                + " AND kernel_window IS ? ORDER BY finished_at, id LIMIT 1")) {
-      select.setString(1, provenance.traceHash());
-      select.setString(2, provenance.configHash());
-      select.setString(3, provenance.simulator());
-      select.setInt(4, sim.replica());
-      select.setString(5, sim.kernels());
+                + " AND kernel_window IS ? AND id <> ? ORDER BY finished_at, id LIMIT 1")) {
+      SimRows.bind(
+          select,
+          provenance.traceHash(),
+          provenance.configHash(),
+          provenance.simulator(),
+          sim.replica(),
+          sim.kernels(),
+          sim.id());
       try (ResultSet row = select.executeQuery()) {
-        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        from = row.getString(1);
       }
     }
-  }
-
-  /**
-   * Makes the new run's pending sim {@code simId} {@code succeeded} at once with the outcome of the
-   * earlier sim {@code fromId} (exit code, progress, builds) and {@code reused_from} naming it; the
-   * caller copies its kernels and log in the same transaction. Not a move of {@code
-   * SIM_TRANSITIONS}: the sim is never launched.
-   */
-  public void markReused(Connection connection, String simId, String fromId, Instant at)
-      throws SQLException {
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE sims SET (exit_code, chunks_parsed, kernels_done, kernels_total,"
@@ -432,13 +386,8 @@ public final class SimRepository {
                 + " f.gpgpusim_build FROM sims f WHERE f.id = ?),"
                 + " state = 'succeeded', finished_at = ?, reused_from = ?"
                 + " WHERE id = ? AND state = 'pending'")) {
-      update.setString(1, fromId);
-      update.setString(2, SqlTimes.text(at));
-      update.setString(3, fromId);
-      update.setString(4, simId);
-      if (update.executeUpdate() != 1) {
-        throw notFound(simId);
-      }
+      SimRows.bind(update, from, SqlTimes.text(at), from, sim.id());
+      return update.executeUpdate() == 1 ? Optional.of(from) : Optional.empty();
     }
   }
 
@@ -449,15 +398,13 @@ public final class SimRepository {
         connection.prepareStatement(
             "UPDATE sims SET accelsim_build = coalesce(accelsim_build, ?),"
                 + " gpgpusim_build = coalesce(gpgpusim_build, ?) WHERE id = ?")) {
-      update.setString(1, accelSim);
-      update.setString(2, gpgpuSim);
-      update.setString(3, simId);
+      SimRows.bind(update, accelSim, gpgpuSim, simId);
       update.executeUpdate();
     }
   }
 
-  /** Inserts a new run's sims, {@code pending}, in the caller's write transaction. */
-  static void insertPending(Connection connection, String runId, List<Sim> sims)
+  /** Inserts a run's new sims or next attempts, {@code pending}, in the caller's transaction. */
+  public static void insertPending(Connection connection, String runId, List<Sim> sims)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
@@ -465,18 +412,20 @@ public final class SimRepository {
                 + " kernels_total, attempt, kernel_window, trace_hash, config_hash, simulator)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (Sim sim : sims) {
-        insert.setString(1, sim.id());
-        insert.setString(2, runId);
-        insert.setString(3, sim.gpuConfig());
-        insert.setInt(4, sim.replica());
-        insert.setString(5, SimState.PENDING.wireName());
-        insert.setString(6, SqlTimes.text(sim.createdAt()));
-        insert.setInt(7, sim.progress().kernelsTotal());
-        insert.setInt(8, sim.attempt());
-        insert.setString(9, sim.kernels());
-        insert.setString(10, sim.provenance().traceHash());
-        insert.setString(11, sim.provenance().configHash());
-        insert.setString(12, sim.provenance().simulator());
+        SimRows.bind(
+            insert,
+            sim.id(),
+            runId,
+            sim.gpuConfig(),
+            sim.replica(),
+            SimState.PENDING.wireName(),
+            SqlTimes.text(sim.createdAt()),
+            sim.progress().kernelsTotal(),
+            sim.attempt(),
+            sim.kernels(),
+            sim.provenance().traceHash(),
+            sim.provenance().configHash(),
+            sim.provenance().simulator());
         insert.addBatch();
       }
       insert.executeBatch();
@@ -545,9 +494,6 @@ public final class SimRepository {
   }
 
   static CascadeException notFound(String simId) {
-    return new CascadeException(
-        ErrorCode.NOT_FOUND,
-        "sim \"" + simId + "\" does not exist; sim ids come from the run that created them",
-        "sim_id");
+    return SimRows.notFound(simId);
   }
 }

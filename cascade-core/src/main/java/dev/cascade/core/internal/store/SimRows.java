@@ -1,14 +1,21 @@
 package dev.cascade.core.internal.store;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.FailureClass;
 import dev.cascade.core.Provenance;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimProgress;
 import dev.cascade.core.SimState;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 
-/** A sim as {@link SimRepository} selects it: the columns it names and the record it reads. */
+/**
+ * A sim as {@link SimRepository} selects it: the columns it names, the records it reads, and the
+ * parameters it binds.
+ */
 final class SimRows {
 
   /** The sim columns, from {@code sims s}, as {@link #read} reads them. */
@@ -63,6 +70,35 @@ final class SimRows {
             row.getString("sim_accelsim_build"),
             row.getString("sim_gpgpusim_build"),
             row.getString("sim_reused_from")));
+  }
+
+  /** The row of {@code SELECT run_id, gpu_config, state, chunks_parsed, ... log_outcome}. */
+  static ParseState parseState(ResultSet row) throws SQLException {
+    return new ParseState(
+        row.getString(1),
+        row.getString(2),
+        SimState.fromWireName(row.getString(3)),
+        new ParseProgress(
+            row.getLong(4), row.getInt(5), row.getString(6), row.getString(7), row.getString(8)));
+  }
+
+  /** Binds {@code values} to the statement's parameters in order: text, whole numbers or null. */
+  static void bind(PreparedStatement statement, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      switch (values[i]) {
+        case null -> statement.setNull(i + 1, Types.VARCHAR);
+        case Integer number -> statement.setInt(i + 1, number);
+        case Long number -> statement.setLong(i + 1, number);
+        default -> statement.setString(i + 1, values[i].toString());
+      }
+    }
+  }
+
+  static CascadeException notFound(String simId) {
+    return new CascadeException(
+        ErrorCode.NOT_FOUND,
+        "sim \"" + simId + "\" does not exist; sim ids come from the run that created them",
+        "sim_id");
   }
 
   private SimRows() {}

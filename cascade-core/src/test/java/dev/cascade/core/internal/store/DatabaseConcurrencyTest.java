@@ -9,7 +9,6 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.store.ChunkRepository.Chunk;
-import dev.cascade.core.internal.store.SimRepository.Outcome;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

@@ -13,7 +13,6 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.SimStateMachine;
 import dev.cascade.core.internal.Ids;
-import dev.cascade.core.internal.store.SimRepository.Outcome;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
