@@ -117,6 +117,12 @@ final class ExperimentsWithAgentIT {
         .extracting(KernelComparison::name)
         .containsExactly(demo.kernels().get(1).name(), demo.kernels().get(2).name());
     assertThat(result.notes()).anyMatch(note -> note.contains("[2, 3]"));
+    assertThat(sim.kernels()).isEqualTo("2-3");
+    assertThat(
+            dev.cascade.core.json.ResultsJson.writeSimKernels(
+                    sim, 1980.0, cascade.runs().kernels(sim.id()))
+                .get("simulated_kernels"))
+        .isEqualTo(List.of(2, 3));
   }
 
   @Test

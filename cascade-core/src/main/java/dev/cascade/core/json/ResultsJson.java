@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.ConfigResult;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.KernelWindow;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.Spread;
@@ -73,6 +74,10 @@ public final class ResultsJson {
     body.put("replica", sim.replica());
     body.put("state", sim.state().wireName());
     body.put("clock_mhz", clockMhz);
+    // A kernel window's n-th kernel is the trace's kernel simulated_kernels[n-1].
+    body.put(
+        "simulated_kernels",
+        sim.kernels() == null ? null : KernelWindow.parse(sim.kernels()).positions());
     body.put("kernels", kernels.stream().map(kernel -> writeKernel(kernel, clockMhz)).toList());
     return body;
   }

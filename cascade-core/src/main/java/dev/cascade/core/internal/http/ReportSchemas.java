@@ -132,6 +132,8 @@ final class ReportSchemas {
             string(),
             "clock_mhz",
             nullable(number()),
+            "simulated_kernels",
+            nullable(array(integer())),
             "kernels",
             array(ref("KernelResult"))));
   }
