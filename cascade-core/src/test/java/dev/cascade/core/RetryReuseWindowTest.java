@@ -237,6 +237,33 @@ final class RetryReuseWindowTest {
   }
 
   @Test
+  void retry_twiceAtOnce_addsOneAttempt() throws Exception {
+    Run run = engine.runs().create("demo", List.of(new RunEntry("SM90_H100", 1)));
+    awaitLaunches(1);
+    fail(run.sims().get(0).id(), "", 1, "the simulator exited with code 1");
+
+    List<java.util.concurrent.CompletableFuture<Boolean>> retries =
+        java.util.stream.IntStream.range(0, 2)
+            .mapToObj(
+                i ->
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> {
+                          try {
+                            engine.runs().retry(run.id());
+                            return true;
+                          } catch (CascadeException e) {
+                            assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+                            return false;
+                          }
+                        }))
+            .toList();
+
+    assertThat(retries.stream().map(java.util.concurrent.CompletableFuture::join))
+        .containsExactlyInAnyOrder(true, false);
+    assertThat(engine.runs().get(run.id()).sims()).extracting(Sim::attempt).containsExactly(1, 2);
+  }
+
+  @Test
   void rerun_makesANewRunWithTheSameEntries() {
     Run run =
         engine

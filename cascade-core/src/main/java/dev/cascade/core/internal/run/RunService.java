@@ -131,30 +131,34 @@ public final class RunService implements Runs {
   @Override
   public Run retry(String runId) {
     Run run = get(runId);
-    List<Sim> ended =
-        run.latestAttempts().stream()
-            .filter(sim -> sim.state() == SimState.FAILED || sim.state() == SimState.CANCELLED)
-            .toList();
-    if (ended.isEmpty()) {
+    RunRequestValidator.Validated request = validator.validate(run.traceId(), run.entries());
+    Instant now = clock.instant();
+    List<Sim> attempts =
+        database.write(
+            connection -> {
+              // Read again under the write lock, so two retries at once add one attempt each.
+              List<Sim> next =
+                  get(runId).latestAttempts().stream()
+                      .filter(
+                          sim ->
+                              sim.state() == SimState.FAILED || sim.state() == SimState.CANCELLED)
+                      .map(sim -> sim.nextAttempt(ids.newSimId(), now))
+                      .toList();
+              SimRepository.insertPending(connection, runId, next);
+              for (Sim sim : next) {
+                moves.appendSimEvent(connection, sim.id());
+              }
+              return next;
+            });
+    if (attempts.isEmpty()) {
       throw new CascadeException(
           ErrorCode.CONFLICT,
           "run \""
               + runId
               + "\" has no failed or cancelled sim to retry; it is "
-              + run.state().wireName(),
+              + get(runId).state().wireName(),
           "run_id");
     }
-    RunRequestValidator.Validated request = validator.validate(run.traceId(), run.entries());
-    Instant now = clock.instant();
-    List<Sim> attempts = ended.stream().map(sim -> sim.nextAttempt(ids.newSimId(), now)).toList();
-    database.write(
-        connection -> {
-          SimRepository.insertPending(connection, runId, attempts);
-          for (Sim sim : attempts) {
-            moves.appendSimEvent(connection, sim.id());
-          }
-          return null;
-        });
     events.committed();
     log.info("run {} retried: {} sims launched again", runId, attempts.size());
     attempts.forEach(sim -> submit(sim, request));
