@@ -74,7 +74,11 @@ final class RunCommandIT {
   @Test
   void run_aRealTraceFolder_runsOnItsOwnArchitecture() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run(gemm.toString(), "SM80_A100:1", "--data-dir", dataDir.toString(), "--json");
 

@@ -102,7 +102,11 @@ final class TracesPushCommandIT {
   @Test
   void push_bareRealTraceFolder_isReadyWithEightKernels() {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present: " + gemm);
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = push(gemm.toString(), "--id", "flashinfer-gemm");
 

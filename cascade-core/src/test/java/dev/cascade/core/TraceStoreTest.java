@@ -559,7 +559,11 @@ final class TraceStoreTest {
   @Test
   void realFlashinferGemmTrace_isReadyWithEightKernels() throws IOException {
     Path source = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(source), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(source),
+        "needs the fixture "
+            + source
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     Path folder = trace("20261107-120000__flashinfer__gemm");
     Files.createDirectories(folder.resolve("traces"));
     try (Stream<Path> files = Files.list(source)) {

@@ -47,7 +47,9 @@ final class UiBrowserIT {
   @BeforeAll
   void start(@TempDir Path dir) throws IOException {
     Browser.assumeInstalled();
-    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
+    Assumptions.assumeFalse(
+        UiServer.launcherUnavailable(),
+        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
     server = UiServer.start(dir.resolve("server"), null);
     browser = Browser.start(dir.resolve("profile"));
   }
