@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
@@ -111,6 +112,25 @@ final class TraceStoreTest {
     assertThat(trace.sizeBytes()).isEqualTo(sizeOnDisk(trace("t1")));
     assertThat(trace.runnable()).isTrue();
     assertThat(trace.updatedAt()).isAfterOrEqualTo(trace.createdAt());
+  }
+
+  @Test
+  void seededDemo_isReadyAtOnce_whileAnUploadStillWaitsOutTheQuietPeriod() throws IOException {
+    DemoTraceSeeder.seedIfEmpty(TraceStore.tracesFolder(dataDir));
+    writeProcessedTrace(trace("t1"), DONE, 1);
+    store =
+        TraceStore.builder()
+            .dataDir(dataDir)
+            .database(database)
+            .quietPeriod(Duration.ofHours(1))
+            .rescanInterval(RESCAN)
+            .build()
+            .start();
+
+    awaitState(DemoTraceSeeder.DEMO_ID, TraceState.READY);
+
+    assertThat(state("t1")).isEqualTo(TraceState.UPLOADING);
+    assertThat(trace(DemoTraceSeeder.DEMO_ID).resolve(".cascade-written-whole")).doesNotExist();
   }
 
   @Test
