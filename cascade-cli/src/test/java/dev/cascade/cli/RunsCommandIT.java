@@ -356,6 +356,20 @@ final class RunsCommandIT {
     assertThat(result.out()).contains("Run " + id + " cancelled: 2 cancelled");
   }
 
+  @Test
+  void results_ofACancelledRun_sayItIsFinishedNotThatResultsAreToCome() throws Exception {
+    String id = create("SM90_H100:2");
+    cascade.nextLaunches(2);
+    assertThat(cascade.run("runs", "cancel", id).exit()).isZero();
+
+    Result result = cascade.run("runs", "results", id);
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertThat(result.out())
+        .contains("no kernel results: no replica of it succeeded (the run is cancelled)")
+        .doesNotContain("yet");
+  }
+
   // ------------------------------------------------------------------ cancel
 
   @Test
