@@ -144,8 +144,8 @@ final class RunCommand implements Callable<Integer> {
             "Running trace "
                 + ready.id()
                 + " ("
-                + ready.kernelCount()
-                + " kernels) on "
+                + Printed.count(ready.kernelCount(), "kernel")
+                + ") on "
                 + request.entriesText()
                 + " with "
                 + sims.description());

@@ -190,8 +190,8 @@ final class TracesPushCommand implements Callable<Integer> {
     String prefix = PREFIX + id + "/";
     out.printf(
         Locale.ROOT,
-        "Uploading %d files (%s) from %s to s3://%s/%s at %s%n",
-        plan.files().size(),
+        "Uploading %s (%s) from %s to s3://%s/%s at %s%n",
+        Printed.count(plan.files().size(), "file"),
         UploadProgress.size(plan.totalBytes()),
         folder,
         bucket,
@@ -300,7 +300,7 @@ final class TracesPushCommand implements Callable<Integer> {
 
   private int outcome(PrintWriter out, TraceStatus trace) {
     if ("ready".equals(trace.state())) {
-      out.println("Trace " + id + " is ready: " + trace.kernelCount() + " kernels");
+      out.println("Trace " + id + " is ready: " + Printed.count(trace.kernelCount(), "kernel"));
       out.flush();
       return 0;
     }
