@@ -54,10 +54,10 @@ final class RunWatcher {
   Duration refresh = Duration.ofSeconds(2);
 
   /**
-   * What Ctrl-C does while this watches, told before the lines; {@code cascade run} says its own.
+   * What Ctrl-C does while this watches, told before the lines; null for the default, that the run
+   * goes on ({@code cascade run} says its own).
    */
-  String interruptNote =
-      "Ctrl-C stops watching, the run goes on (cascade runs watch ID picks it up)";
+  String interruptNote;
 
   private String traceId;
 
@@ -98,7 +98,14 @@ final class RunWatcher {
             + " ("
             + Printed.entries(run.entries())
             + ")"
-            + (allFinished() ? "" : "; " + interruptNote));
+            + (allFinished()
+                ? ""
+                : "; "
+                    + (interruptNote != null
+                        ? interruptNote
+                        : "Ctrl-C stops watching, the run goes on: cascade runs watch "
+                            + runId
+                            + " picks it up again")));
     if (!allFinished()) {
       follow();
     }

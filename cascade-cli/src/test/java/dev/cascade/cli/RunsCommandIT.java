@@ -265,7 +265,13 @@ final class RunsCommandIT {
     WatchedOutput out = new WatchedOutput();
     CompletableFuture<Result> watching =
         CompletableFuture.supplyAsync(() -> cascade.run(out, "runs", "watch", id, "--plain"));
-    out.await("Watching run " + id + " on trace demo: 2 sims (SM90_H100 x2)");
+    out.await(
+        "Watching run "
+            + id
+            + " on trace demo: 2 sims (SM90_H100 x2); Ctrl-C stops watching, the run goes on:"
+            + " cascade runs watch "
+            + id
+            + " picks it up again");
 
     cascade.heartbeat(first);
     out.await("SM90_H100 #0  [..........] 0/3  running");
