@@ -173,7 +173,7 @@ final class ChunkSender {
           state.stop(AgentState.Stop.REJECTED, e.getMessage());
           return false;
         }
-        state.unreachable(e.getMessage());
+        state.unreachable(e);
         Duration wait = backoff.next();
         lock.lock();
         try {

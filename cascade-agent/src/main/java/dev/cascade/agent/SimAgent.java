@@ -114,7 +114,13 @@ final class SimAgent {
       sender.start();
       long tick = Math.max(10, settings.chunkAge().toMillis() / 4);
       timer.scheduleWithFixedDelay(output::tick, tick, tick, TimeUnit.MILLISECONDS);
-      long watch = Math.max(10, Math.min(1000, settings.giveUpAfter().toMillis() / 10));
+      long watch =
+          Math.max(
+              10,
+              Math.min(
+                  1000,
+                  Math.min(settings.giveUpAfter().toMillis(), settings.goneAfter().toMillis())
+                      / 10));
       timer.scheduleWithFixedDelay(this::watchdog, watch, watch, TimeUnit.MILLISECONDS);
 
       log.info(
@@ -278,7 +284,7 @@ final class SimAgent {
             state.stop(AgentState.Stop.REJECTED, e.getMessage());
             return Report.STOPPED;
           }
-          state.unreachable(e.getMessage());
+          state.unreachable(e);
           state.pause(backoff.next(), finalDeadline);
           if (System.nanoTime() >= finalDeadline || state.fatal()) {
             return Report.STOPPED;
@@ -346,7 +352,7 @@ final class SimAgent {
       }
     } catch (AppClient.AppException e) {
       if (e.retryable()) {
-        state.unreachable(e.getMessage());
+        state.unreachable(e);
       } else {
         state.stop(AgentState.Stop.REJECTED, e.getMessage());
       }
@@ -356,7 +362,19 @@ final class SimAgent {
   }
 
   private void watchdog() {
-    long silent = System.nanoTime() - state.lastContact();
+    long now = System.nanoTime();
+    long gone = now - state.lastListening();
+    if (gone >= settings.goneAfter().toNanos()) {
+      state.stop(
+          AgentState.Stop.GAVE_UP,
+          "nothing has listened at "
+              + settings.mainUrl()
+              + " for "
+              + Duration.ofNanos(gone).toSeconds()
+              + " s: the app is gone");
+      return;
+    }
+    long silent = now - state.lastContact();
     if (silent >= settings.giveUpAfter().toNanos()) {
       state.stop(
           AgentState.Stop.GAVE_UP,

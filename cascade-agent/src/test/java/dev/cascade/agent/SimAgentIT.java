@@ -388,6 +388,48 @@ final class SimAgentIT {
     assertThat(log()).contains("has not answered for").contains("giving up");
   }
 
+  @Test
+  void appGone_givesUpAfterTheGoneTime_notTheWholeGiveUpTime() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    SimAgent agent =
+        SimAgent.forCommand(
+            settings(URI.create("http://127.0.0.1:" + port))
+                .with(s -> s.goneAfter = Duration.ofMillis(800)),
+            script("echo hello\nsleep 600\n"),
+            log);
+
+    int exit = exitOf(start(agent));
+
+    assertThat(exit).as(log()).isEqualTo(AgentExit.GAVE_UP);
+    assertThat(log()).contains("nothing has listened at").contains("the app is gone");
+    assertThat(spooledChunks()).isPositive();
+  }
+
+  @Test
+  void appListeningButSilent_isNotGone_andGetsTheWholeGiveUpTime() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      SimAgent agent =
+          SimAgent.forCommand(
+              settings(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                  .with(
+                      s -> {
+                        s.goneAfter = Duration.ofMillis(300);
+                        s.giveUpAfter = Duration.ofMillis(1500);
+                        s.requestTimeout = Duration.ofMillis(200);
+                      }),
+              script("echo hello\nsleep 600\n"),
+              log);
+
+      int exit = exitOf(start(agent));
+
+      assertThat(exit).as(log()).isEqualTo(AgentExit.GAVE_UP);
+      assertThat(log()).contains("has not answered for").doesNotContain("the app is gone");
+    }
+  }
+
   private Map<String, String> emulatorEnvironment(FakeApp app, Path trace) {
     Map<String, String> env = new HashMap<>(app.environment());
     env.put("CASCADE_TRACE_DIR", trace.toString());

@@ -99,7 +99,11 @@ final class RunsResultsCommand implements Callable<Integer> {
       out.println(header(config));
       JsonNode kernels = config.path("kernels");
       if (kernels.isEmpty()) {
-        out.println("  no kernel results yet: no replica of it has succeeded");
+        String state = Formats.text(results, "state");
+        out.println(
+            "active".equals(state)
+                ? "  no kernel results yet: no replica of it has succeeded"
+                : "  no kernel results: no replica of it succeeded (the run is " + state + ")");
       } else {
         TextTable table = measuresTable("KERNEL").indent("  ");
         for (JsonNode kernel : kernels) {

@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
+import dev.cascade.core.TraceUploads;
 import dev.cascade.s3.EmbeddedS3;
 import dev.cascade.s3.S3Credentials;
 import java.io.PrintWriter;
@@ -89,17 +90,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(shutdown);
     try {
       SimCommands.Choice simCommand = CascadeSettings.simCommandFromEnvironment(environment, data);
-      ServerSettings serverSettings =
-          ServerSettings.defaults()
-              .withBind(bind)
-              .withPort(port)
-              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null));
-      Cascade cascade =
-          AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
-      List<String> seeded = AppSetup.seedIfNew(data);
-      cascade.start();
-      running.add(0, cascade);
-      CascadeServer started = cascade.server().orElseThrow();
+      // S3 first: the API tells clients where it listens (GET /api/uploads).
       EmbeddedS3 s3 = null;
       if (!noS3) {
         s3 =
@@ -113,6 +104,22 @@ final class ServeCommand implements Callable<Integer> {
                 .start();
         running.add(0, s3);
       }
+      ServerSettings serverSettings =
+          ServerSettings.defaults()
+              .withBind(bind)
+              .withPort(port)
+              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null))
+              .withUploads(
+                  s3 == null
+                      ? null
+                      : new TraceUploads(
+                          s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
+      Cascade cascade =
+          AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
+      List<String> seeded = AppSetup.seedIfNew(data);
+      cascade.start();
+      running.add(0, cascade);
+      CascadeServer started = cascade.server().orElseThrow();
       server = started;
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);

@@ -28,6 +28,18 @@ final class TraceImport {
     return Files.isDirectory(Path.of(argument));
   }
 
+  /**
+   * True when {@code argument} reads as a path rather than a trace id: it holds a slash (which no
+   * id may) or is {@code .}, {@code ..} or starts with {@code ~}.
+   */
+  static boolean looksLikePath(String argument) {
+    return argument.contains("/")
+        || argument.contains(java.io.File.separator)
+        || argument.equals(".")
+        || argument.equals("..")
+        || argument.startsWith("~");
+  }
+
   /** Imports {@code folder} into {@code tracesFolder}; returns the trace id it got. */
   static String into(Path tracesFolder, Path folder) throws IOException {
     folder = folder.toAbsolutePath().normalize();

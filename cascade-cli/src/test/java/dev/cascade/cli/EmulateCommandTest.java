@@ -111,7 +111,11 @@ final class EmulateCommandTest {
 
   @Test
   void realTrace_emulates() {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit =
         run(

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +74,11 @@ final class RunCommandIT {
   @Test
   void run_aRealTraceFolder_runsOnItsOwnArchitecture() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run(gemm.toString(), "SM80_A100:1", "--data-dir", dataDir.toString(), "--json");
 
@@ -102,6 +107,64 @@ final class RunCommandIT {
   @Test
   void run_aMalformedEntry_isAUsageError() {
     assertThat(run("demo", "SM90_H100:many", "--data-dir", dataDir.toString())).isEqualTo(2);
+  }
+
+  @Test
+  void run_aCountOutOfRange_isAUsageErrorInWordsBeforeAnythingStarts() {
+    for (String entry : List.of("SM90_H100:0", "SM90_H100:65")) {
+      err.getBuffer().setLength(0);
+
+      int exit = run("demo", entry, "--data-dir", dataDir.toString());
+
+      assertThat(exit).as(entry).isEqualTo(2);
+      String count = entry.substring(entry.indexOf(':') + 1);
+      assertThat(err.toString())
+          .isEqualTo(
+              "cascade: count for \"SM90_H100\" must be a whole number from 1 to 64; got "
+                  + count
+                  + System.lineSeparator());
+    }
+    assertThat(out.toString()).doesNotContain("Waiting").doesNotContain("Running");
+  }
+
+  @Test
+  void run_anUnknownOption_saysUnknownOptionNotMissingParameter() {
+    CommandLine commandLine = CascadeCommand.newCommandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+
+    int exit = commandLine.execute("run", "demo", "--frobnicate");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("Unknown option: '--frobnicate'")
+        .doesNotContain("Missing required parameter");
+  }
+
+  @Test
+  void run_aPathThatIsNoFolder_saysTheFolderDoesNotExist() {
+    int exit = run("/tmp/does-not-exist-" + dataDir.getFileName(), "SM90_H100:1");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("there is no folder \"/tmp/does-not-exist-")
+        .doesNotContain("no trace \"");
+  }
+
+  @Test
+  void run_aConfigWithoutACount_runsOneAsTheHelpSays() {
+    int exit = run("demo", "SM90_H100", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("on [SM90_H100 x1]")
+        .contains("1 sim (SM90_H100 x1)")
+        .doesNotContain("1 sims");
+    StringWriter help = new StringWriter();
+    CommandLine commandLine = CascadeCommand.newCommandLine();
+    commandLine.setOut(new PrintWriter(help));
+    commandLine.execute("run", "--help");
+    assertThat(help.toString()).contains("CONFIG[:COUNT]").contains("a bare SM90_H100 runs 1");
   }
 
   @Test

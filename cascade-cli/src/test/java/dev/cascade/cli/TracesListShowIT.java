@@ -116,7 +116,7 @@ final class TracesListShowIT {
     assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).contains("trace id \"..\" is not valid");
     // The same line as every other entry point gives for the mistake.
-    assertThat(result.err()).contains("trace_id: " + Trace.invalidId("..").getMessage());
+    assertThat(result.err()).contains("cascade: " + Trace.invalidId("..").getMessage());
   }
 
   @Test

@@ -114,9 +114,11 @@ final class CascadeServerIT {
   @BeforeEach
   void start() throws IOException {
     Assumptions.assumeTrue(
-        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+        launcher.unavailableReason().isEmpty(),
+        () -> "the local launcher cannot run here: " + launcher.unavailableReason().orElse(""));
     Assumptions.assumeTrue(
-        Files.isExecutable(Path.of("/usr/bin/curl")), "the sims of this test need curl");
+        Files.isExecutable(Path.of("/usr/bin/curl")),
+        "the sims of this test need curl at /usr/bin/curl (apt-get install -y curl)");
     dataDir = dir.resolve("data");
     modeFile = dir.resolve("mode");
     Files.writeString(modeFile, "finish");

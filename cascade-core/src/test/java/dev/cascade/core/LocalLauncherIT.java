@@ -31,7 +31,8 @@ final class LocalLauncherIT {
   @BeforeEach
   void requireProcessGroups() {
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+        launcher.unavailableReason().isEmpty(),
+        () -> "the local launcher cannot run here: " + launcher.unavailableReason().orElse(""));
   }
 
   @AfterEach

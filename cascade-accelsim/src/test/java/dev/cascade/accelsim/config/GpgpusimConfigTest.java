@@ -94,7 +94,11 @@ final class GpgpusimConfigTest {
   @Test
   void read_readsEveryRealTestedConfig() throws IOException {
     Path testedCfgs = FIXTURES.resolve("accelsim/tested-cfgs");
-    Assumptions.assumeTrue(Files.isDirectory(testedCfgs), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(testedCfgs),
+        "needs the fixture "
+            + testedCfgs
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     GpgpusimConfig h100 = GpgpusimConfig.read(testedCfgs.resolve("SM90_H100/gpgpusim.config"));
     assertThat(h100.coreClockMhz()).hasValue(1980.0);

@@ -279,7 +279,11 @@ final class EmulatorTest {
   @Test
   void realTrace_isCountedAndEmulatedKernelByKernel() throws Exception {
     Path trace = FIXTURES.resolve("real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(trace), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(trace),
+        "needs the fixture "
+            + trace
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     Emulation emulation = Emulator.prepare(EmulatorOptions.of(trace, "SM90_H100"));
     List<EmulatedKernel> kernels = emulation.trace().kernels();
@@ -327,7 +331,11 @@ final class EmulatorTest {
   @Test
   void testedCfgsFolder_givesItsSmsClockAndOptions() throws Exception {
     Path h100 = FIXTURES.resolve("tested-cfgs/SM90_H100");
-    Assumptions.assumeTrue(Files.isDirectory(h100), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(h100),
+        "needs the fixture "
+            + h100
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     EmulatedGpu gpu = EmulatedGpu.resolve(h100.toString());
 

@@ -189,7 +189,9 @@ export function renderResults(main, runId) {
       notes(results),
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
-        : h('p', { class: 'muted' }, 'No sim has succeeded yet, so there is nothing to chart.'));
+        : h('p', { class: 'muted', id: 'no-results' }, results.state === 'active'
+          ? 'No sim has succeeded yet, so there is nothing to chart.'
+          : `No sim succeeded: the run is ${results.state}, so there is nothing to chart.`));
   }
 
   /** Absolute numbers from zero, or differences in percent that make small spreads visible. */

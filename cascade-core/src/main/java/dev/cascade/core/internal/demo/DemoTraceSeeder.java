@@ -1,6 +1,7 @@
 package dev.cascade.core.internal.demo;
 
 import dev.cascade.core.internal.demo.DemoKernel.Kind;
+import dev.cascade.core.internal.trace.WrittenWhole;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,5 +148,6 @@ public final class DemoTraceSeeder {
     DemoTraceWriter.write(folder.resolve("traces"), kernels);
     // metadata.json last: it is what says the upload is complete.
     Files.writeString(folder.resolve("metadata.json"), metadata);
+    WrittenWhole.mark(folder);
   }
 }

@@ -71,6 +71,7 @@ public final class HttpApi implements AutoCloseable {
               ErrorMapping.register(config.routes);
               config.routes.after(ctx -> metrics.response(ctx.statusCode()));
               new OpsRoutes(runs, engine::writeFault, metrics, auth).register(config.routes);
+              new UploadRoutes(settings.uploads(), auth).register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
               new RunRoutes(runs, auth, clock, settings.maxJsonBytes()).register(config.routes);
               events.register(config.routes);

@@ -61,6 +61,13 @@ final class OpenApiPaths {
             "listGpuConfigs",
             "The GPU config catalog, usable or not, sorted by name")
         .answers(ok(json(ref("GpuConfigList"))), 401, 403);
+    user(
+            "get",
+            "/api/uploads",
+            "getUploads",
+            "Where to upload traces: the S3 endpoint, its bucket and the key prefix; 404 when"
+                + " this server takes no S3 uploads")
+        .answers(ok(json(ref("Uploads"))), 401, 403, 404);
   }
 
   /** {@code RunRoutes} and the run's event stream and results. */

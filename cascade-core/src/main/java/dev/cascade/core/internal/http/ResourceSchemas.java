@@ -40,6 +40,16 @@ final class ResourceSchemas {
                 "field",
                 nullable(string("The request field concerned, such as entries[1].count")))));
     schemas.put("Health", object(List.of("status"), "status", string("ok")));
+    schemas.put(
+        "Uploads",
+        object(
+            List.of("s3_endpoint", "bucket", "prefix"),
+            "s3_endpoint",
+            string("The S3 endpoint's URL, such as http://127.0.0.1:9000"),
+            "bucket",
+            string("The bucket Cascade watches"),
+            "prefix",
+            string("Traces go under <prefix><trace id>/, such as accelsim-traces/")));
     runs(schemas);
     traces(schemas);
     gpuConfigs(schemas);

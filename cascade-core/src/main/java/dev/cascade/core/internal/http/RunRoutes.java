@@ -52,12 +52,24 @@ final class RunRoutes {
     List<RunEntry> entries = new ArrayList<>(items.size());
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
-      int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
-      entries.add(new RunEntry(gpuConfig, count));
+      entries.add(new RunEntry(gpuConfig, count(item, gpuConfig)));
     }
     Run run = runs.create(traceId, entries);
     ctx.header("Location", "/api/runs/" + run.id());
     Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
+  }
+
+  /**
+   * An entry's count. A refusal names the config in words, as the web form and the command line
+   * show it ({@code count for "SM90_H100" must be 1 to 64; got 65}); the field path is beside it.
+   */
+  private static int count(JsonBody item, String gpuConfig) {
+    try {
+      return (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
+    } catch (CascadeException e) {
+      String problem = e.getMessage().substring(e.field().length()).strip();
+      throw new CascadeException(e.code(), "count for \"" + gpuConfig + "\" " + problem, e.field());
+    }
   }
 
   private void list(Context ctx) {

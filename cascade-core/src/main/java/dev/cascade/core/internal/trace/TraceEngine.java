@@ -61,6 +61,7 @@ public final class TraceEngine implements AutoCloseable {
   private final TraceFolders folders;
   private final TraceRepository repository;
   private final Clock clock;
+  private final long quietNanos;
   private final TraceLifecycle lifecycle;
   private final TraceProcessor processor;
 
@@ -112,7 +113,8 @@ public final class TraceEngine implements AutoCloseable {
     this.folders = new TraceFolders(tracesFolder);
     this.repository = new TraceRepository(Objects.requireNonNull(database, "database"));
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.lifecycle = new TraceLifecycle(requirePositive("quietPeriod", quietPeriod).toNanos());
+    this.quietNanos = requirePositive("quietPeriod", quietPeriod).toNanos();
+    this.lifecycle = new TraceLifecycle(quietNanos);
     this.processor = Objects.requireNonNull(processor, "processor");
     int instance = INSTANCES.incrementAndGet();
     this.watch =
@@ -285,7 +287,8 @@ public final class TraceEngine implements AutoCloseable {
       Tracked t = tracked.get(id);
       boolean changed = false;
       if (t == null) {
-        t = new Tracked(snapshot, now);
+        // A folder Cascade wrote whole itself has been quiet as long as it needs to be.
+        t = new Tracked(snapshot, WrittenWhole.take(folder) ? now - quietNanos : now);
         tracked.put(id, t);
         changed = stored.isPresent() && TraceLifecycle.changedWhileDown(stored.get(), snapshot);
       } else if (!t.snapshot.equals(snapshot)) {
