@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -150,6 +152,10 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         counts.globalLoads(),
         counts.globalStores(),
         counts.sharedAccesses(),
+        counts.loadBytes(),
+        counts.storeBytes(),
+        counts.longestWarp(),
+        counts.loadRoundTrips(),
         counts.counted());
   }
 
@@ -160,49 +166,104 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       long globalLoads,
       long globalStores,
       long sharedAccesses,
+      long loadBytes,
+      long storeBytes,
+      long longestWarp,
+      long loadRoundTrips,
       boolean counted) {}
 
   private static Counts count(KernelsList.Kernel entry) throws IOException {
-    long instructions = 0;
-    long lanes = 0;
-    long loads = 0;
-    long stores = 0;
-    long shared = 0;
     try (BufferedReader reader =
         new BufferedReader(
             new InputStreamReader(TraceReader.open(entry.file()), StandardCharsets.ISO_8859_1),
             1 << 16)) {
+      WarpCounter counter = new WarpCounter();
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (line.isEmpty()) {
-          continue;
-        }
-        char first = line.charAt(0);
-        if (first == '-'
-            || first == '#'
-            || line.startsWith("thread block")
-            || line.startsWith("warp")
-            || line.startsWith("insts")) {
-          continue;
-        }
-        instructions++;
-        String[] fields = line.split(" ", 8 + 4);
-        if (fields.length < 4) {
-          continue;
-        }
-        lanes += lanes(fields[1]);
-        String opcode = opcode(fields);
-        if (opcode == null) {
-          continue;
-        }
-        switch (kind(opcode)) {
-          case LOAD -> loads++;
-          case STORE -> stores++;
-          case SHARED -> shared++;
-          case OTHER -> {}
+        counter.accept(line);
+      }
+      return counter.counts();
+    }
+  }
+
+  /** Counts a kernel's instructions line by line, once, as the trace is read. */
+  private static final class WarpCounter {
+    private long instructions;
+    private long lanes;
+    private long loads;
+    private long stores;
+    private long shared;
+    private long loadBytes;
+    private long storeBytes;
+    private long longestWarp;
+    private long mostTrips;
+    private long warpInstructions;
+    private final Set<Long> warpLines = new HashSet<>();
+
+    void accept(String line) {
+      if (line.isEmpty()) {
+        return;
+      }
+      char first = line.charAt(0);
+      if (first == '-' || first == '#' || line.startsWith("thread block")) {
+        return;
+      }
+      if (line.startsWith("warp")) {
+        endWarp();
+        return;
+      }
+      if (line.startsWith("insts")) {
+        return;
+      }
+      instructions++;
+      warpInstructions++;
+      String[] fields = line.split(" ", 8 + 4);
+      if (fields.length < 4) {
+        return;
+      }
+      int active = lanes(fields[1]);
+      lanes += active;
+      String opcode = opcode(fields);
+      if (opcode == null) {
+        return;
+      }
+      Kind kind = kind(opcode);
+      if (kind == Kind.SHARED) {
+        shared++;
+      } else if ((kind == Kind.LOAD || kind == Kind.STORE) && active > 0) {
+        MemoryOperand operand = MemoryOperand.of(line.split(" "));
+        long bytes = (operand.width() * (long) active + 31) / 32 * 32;
+        if (kind == Kind.LOAD) {
+          loads++;
+          loadBytes += bytes;
+          warpLines.add(operand.firstAddress() >>> 7);
+        } else {
+          stores++;
+          storeBytes += bytes;
         }
       }
     }
-    return new Counts(instructions, lanes, loads, stores, shared, true);
+
+    private void endWarp() {
+      longestWarp = Math.max(longestWarp, warpInstructions);
+      mostTrips = Math.max(mostTrips, warpLines.size());
+      warpInstructions = 0;
+      warpLines.clear();
+    }
+
+    Counts counts() {
+      endWarp();
+      return new Counts(
+          instructions,
+          lanes,
+          loads,
+          stores,
+          shared,
+          loadBytes,
+          storeBytes,
+          longestWarp,
+          mostTrips,
+          true);
+    }
   }
 
   private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
@@ -215,17 +276,25 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     double loadShare = random.between(0.04, 0.20);
     double storeShare = random.between(0.01, 0.06);
     double sharedShare = random.between(0.0, 0.12);
+    long loads = Math.round(instructions * loadShare);
+    long stores = Math.round(instructions * storeShare);
+    long perWarp = Math.max(1, instructions / warps);
+    // Estimated accesses are taken as coalesced 4-byte ones, half of them waiting on DRAM.
     return new Counts(
         instructions,
         Math.round(instructions * lanesPerWarp),
-        Math.round(instructions * loadShare),
-        Math.round(instructions * storeShare),
+        loads,
+        stores,
         Math.round(instructions * sharedShare),
+        loads * 128,
+        stores * 128,
+        perWarp,
+        Math.round(perWarp * loadShare / 2),
         false);
   }
 
   /** Active lanes of a hex mask such as {@code ffffffff}; 32 when it does not parse. */
-  private static int lanes(String mask) {
+  static int lanes(String mask) {
     if (mask.isEmpty() || mask.length() > 8) {
       return 32;
     }
@@ -237,7 +306,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
   }
 
   /** {@code PC mask dest_num [dests...] opcode ...}: the opcode, or null. */
-  private static String opcode(String[] fields) {
+  static String opcode(String[] fields) {
     int destinations;
     try {
       destinations = Integer.parseInt(fields[2]);
