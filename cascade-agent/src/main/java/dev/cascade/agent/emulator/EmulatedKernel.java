@@ -22,8 +22,8 @@ import java.util.Objects;
  * @param loadBytes bytes the global loads read, each access rounded up to 32-byte sectors
  * @param storeBytes bytes the global stores write, rounded as {@code loadBytes}
  * @param longestWarp instructions of the warp with the most
- * @param loadRoundTrips the most memory round trips one warp waits for: its global loads of
- *     distinct 128-byte lines (a second load of a line hits the L1)
+ * @param loadRoundTrips the most memory round trips one warp waits for: each time an instruction
+ *     reads what a global load of a line new to the warp is still bringing (docs/emulator.md)
  * @param counted true when the numbers were counted in the file, false when estimated from its size
  *     and the launch shape (see docs/emulator.md)
  */

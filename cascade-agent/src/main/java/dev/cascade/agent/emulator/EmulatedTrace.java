@@ -185,7 +185,14 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     }
   }
 
-  /** Counts a kernel's instructions line by line, once, as the trace is read. */
+  /**
+   * Counts a kernel's instructions line by line, once, as the trace is read. A warp's memory round
+   * trips are counted as a scoreboard sees them: a global load of a line the warp has not loaded
+   * yet marks its destination registers pending; the first instruction that reads a pending
+   * register (or the warp's end) waits for one round trip, which serves every load issued before
+   * it. So independent loads issued back to back cost one trip, a chain of dependent ones a trip
+   * each.
+   */
   private static final class WarpCounter {
     private long instructions;
     private long lanes;
@@ -197,7 +204,9 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     private long longestWarp;
     private long mostTrips;
     private long warpInstructions;
+    private long warpTrips;
     private final Set<Long> warpLines = new HashSet<>();
+    private final Set<Integer> pending = new HashSet<>();
 
     void accept(String line) {
       if (line.isEmpty()) {
@@ -216,7 +225,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       }
       instructions++;
       warpInstructions++;
-      String[] fields = line.split(" ", 8 + 4);
+      String[] fields = line.split(" ");
       if (fields.length < 4) {
         return;
       }
@@ -226,27 +235,79 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       if (opcode == null) {
         return;
       }
+      if (!pending.isEmpty() && readsPending(fields)) {
+        warpTrips++;
+        pending.clear();
+      }
       Kind kind = kind(opcode);
       if (kind == Kind.SHARED) {
         shared++;
       } else if ((kind == Kind.LOAD || kind == Kind.STORE) && active > 0) {
-        MemoryOperand operand = MemoryOperand.of(line.split(" "));
+        MemoryOperand operand = MemoryOperand.of(fields);
         long bytes = (operand.width() * (long) active + 31) / 32 * 32;
-        if (kind == Kind.LOAD) {
-          loads++;
-          loadBytes += bytes;
-          warpLines.add(operand.firstAddress() >>> 7);
-        } else {
+        if (kind == Kind.STORE) {
           stores++;
           storeBytes += bytes;
+        } else {
+          loads++;
+          loadBytes += bytes;
+          if (warpLines.add(operand.firstAddress() >>> 7)) {
+            markPending(fields, operand.width());
+          }
         }
       }
     }
 
+    /** Whether the instruction's source registers include a pending one. */
+    private boolean readsPending(String[] fields) {
+      try {
+        int at = 3 + Integer.parseInt(fields[2]);
+        int sources = Integer.parseInt(fields[at + 1]);
+        for (int i = at + 2; i < at + 2 + sources && i < fields.length; i++) {
+          int register = register(fields[i]);
+          if (register >= 0 && pending.contains(register)) {
+            return true;
+          }
+        }
+      } catch (RuntimeException e) {
+        return false;
+      }
+      return false;
+    }
+
+    /** A load's destinations, each as wide as its access ({@code .128} fills four registers). */
+    private void markPending(String[] fields, int width) {
+      int destinations = Integer.parseInt(fields[2]);
+      for (int i = 3; i < 3 + destinations; i++) {
+        int register = register(fields[i]);
+        for (int r = 0; register >= 0 && r < Math.max(1, width / 4); r++) {
+          pending.add(register + r);
+        }
+      }
+    }
+
+    /** {@code R12} gives 12; anything else (uniform, predicate, RZ) -1. */
+    private static int register(String field) {
+      if (field.length() < 2 || field.charAt(0) != 'R') {
+        return -1;
+      }
+      try {
+        int number = Integer.parseInt(field, 1, field.length(), 10);
+        return number == 255 ? -1 : number;
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+
     private void endWarp() {
+      if (!pending.isEmpty()) {
+        warpTrips++;
+        pending.clear();
+      }
       longestWarp = Math.max(longestWarp, warpInstructions);
-      mostTrips = Math.max(mostTrips, warpLines.size());
+      mostTrips = Math.max(mostTrips, warpTrips);
       warpInstructions = 0;
+      warpTrips = 0;
       warpLines.clear();
     }
 
