@@ -35,7 +35,7 @@ public final class Emulation {
   }
 
   /** The build string the emulator prints, so its logs are told apart from real ones. */
-  public static final String BUILD = "cascade-emulator-1.0";
+  public static final String BUILD = "cascade-emulator-2.0";
 
   /**
    * The simulation rate the printed {@code gpgpu_simulation_time} assumes at speed 0: 20,000 cycles
