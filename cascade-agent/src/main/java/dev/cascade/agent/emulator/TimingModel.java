@@ -35,7 +35,6 @@ final class TimingModel {
   static final double KERNEL_OVERHEAD = 240;
   static final double INTERCONNECT_ROUND_TRIP = 34;
   static final double DRAM_EFFICIENCY = 0.8;
-  static final double JITTER_PERCENT = 2;
 
   private TimingModel() {}
 
