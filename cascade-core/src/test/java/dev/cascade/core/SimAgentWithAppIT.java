@@ -58,7 +58,9 @@ final class SimAgentWithAppIT {
             "200",
             "--emulate",
             "--speed",
-            speed));
+            speed,
+            // Replicas agree exactly without it; these tests want a spread to compare.
+            "--jitter"));
     cascade =
         Cascade.builder()
             .dataDir(dataDir)
