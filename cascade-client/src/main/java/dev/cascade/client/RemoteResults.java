@@ -24,4 +24,17 @@ final class RemoteResults implements Results {
   public String csv(String runId) {
     return http.text("/api/runs/" + Http.segment(runId) + "/results.csv");
   }
+
+  /** The server's CSV with speedups over {@code baseline} (the first config when null). */
+  @Override
+  public String csv(String runId, String baseline) {
+    if (baseline == null) {
+      return csv(runId);
+    }
+    return http.text(
+        "/api/runs/"
+            + Http.segment(runId)
+            + "/results.csv?baseline="
+            + java.net.URLEncoder.encode(baseline, java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

@@ -32,9 +32,19 @@ public interface Results {
    * @throws CascadeException {@code not_found} when there is no such run
    */
   default String csv(String runId) {
+    return csv(runId, null);
+  }
+
+  /**
+   * The run's results as CSV with speedups over {@code baseline} (the first config when null).
+   *
+   * @throws CascadeException {@code not_found} when there is no such run, {@code invalid} when
+   *     {@code baseline} is not one of its configs
+   */
+  default String csv(String runId, String baseline) {
     StringBuilder out = new StringBuilder();
     try {
-      ResultsCsv.write(compare(runId), out);
+      ResultsCsv.write(compare(runId), baseline, out);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a StringBuilder does not fail
     }

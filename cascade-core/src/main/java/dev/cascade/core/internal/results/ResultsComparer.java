@@ -129,15 +129,20 @@ public final class ResultsComparer implements Results {
     List<KernelComparison> comparisons = new ArrayList<>();
     kernels.forEach(
         (key, series) -> comparisons.add(series.compare(key.name, key.instance, clockMhz)));
+    KernelComparison whole = total.compare(KernelComparison.TOTAL, 0, clockMhz);
+    if (whole.n() > 1
+        && whole.cycles().stdev() == 0
+        && comparisons.stream()
+            .allMatch(kernel -> kernel.cycles().min() == kernel.cycles().max())) {
+      notes.add(
+          "all "
+              + whole.n()
+              + " replicas agreed exactly on every kernel: "
+              + (long) whole.cycles().mean()
+              + " cycles in total, spread 0");
+    }
     return new ConfigResult(
-        gpuConfig,
-        arch,
-        clockMhz,
-        sims.size(),
-        succeeded.size(),
-        comparisons,
-        total.compare(KernelComparison.TOTAL, 0, clockMhz),
-        notes);
+        gpuConfig, arch, clockMhz, sims.size(), succeeded.size(), comparisons, whole, notes);
   }
 
   private Optional<GpuConfig> findConfig(String gpuConfig, List<String> notes) {
