@@ -1,7 +1,9 @@
 package dev.cascade.client;
 
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.Results;
+import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
 import java.util.List;
 
@@ -17,6 +19,11 @@ final class RemoteResults implements Results {
   @Override
   public List<ConfigResult> compare(String runId) {
     return http.get("/api/runs/" + Http.segment(runId) + "/results", ResultsJson::readResults);
+  }
+
+  @Override
+  public HardwareCorrelation correlate(String runId) {
+    return http.get("/api/runs/" + Http.segment(runId) + "/correlation", CorrelationJson::read);
   }
 
   /** The server's CSV as it wrote it. */

@@ -27,6 +27,17 @@ public interface Results {
   List<ConfigResult> compare(String runId);
 
   /**
+   * The run's simulated kernels against what the GPU measured for its trace (a Nsight Compute CSV
+   * in the trace's {@code hardware/} folder or given to the API), per config of the trace's own
+   * architecture, paired by launch order; with no configs and a note saying why when the trace
+   * carries no measurements or the run has no config of its architecture.
+   *
+   * @throws CascadeException {@code not_found} when there is no such run, {@code invalid} when the
+   *     trace's CSV cannot be read (the message names {@code file:line})
+   */
+  HardwareCorrelation correlate(String runId);
+
+  /**
    * The run's results as CSV ({@link ResultsCsv#write}).
    *
    * @throws CascadeException {@code not_found} when there is no such run
