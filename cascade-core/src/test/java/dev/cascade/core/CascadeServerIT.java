@@ -267,6 +267,35 @@ final class CascadeServerIT {
         .contains("SM90_H200,sm_90,1980,1,1,total,,,,1,1400,")
         .contains(",SM90_H100,1.25,faster,1.25,faster\r\n");
 
+    // The GPU's own numbers for the trace, as ncu --csv --page raw writes them.
+    String ncu =
+        "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\",\"gpu__time_duration.sum\"\n"
+            + "\"\",\"\",\"cycle\",\"nsecond\"\n"
+            + "\"0\",\"kernel_1()\",\"1,000\",\"600\"\n"
+            + "\"1\",\"kernel_2()\",\"400\",\"250\"\n";
+    HttpResponse<String> stored = put("/api/traces/demo/hardware?name=h100.csv", ncu);
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    assertThat(JSON.readTree(stored.body()).get("kernels").asInt()).isEqualTo(2);
+    HttpResponse<String> refused = put("/api/traces/demo/hardware", ncu.replace("400", "n/a"));
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(refused.body()).contains("ncu.csv:4: ").contains("n/a");
+    JsonNode correlation = get("/api/runs/" + runId + "/correlation");
+    assertThat(correlation.get("source").asText()).isEqualTo("h100.csv");
+    JsonNode h100Hw = correlation.get("configs").get(0);
+    assertThat(h100Hw.get("gpu_config").asText()).isEqualTo("SM90_H100");
+    assertThat(h100Hw.get("kernels").get(0).get("measured_cycles").asDouble()).isEqualTo(1000.0);
+    assertThat(h100Hw.get("kernels").get(0).get("simulated_cycles").asDouble()).isEqualTo(1005.0);
+    assertThat(h100Hw.get("kernels").get(1).get("cycles_error_pct").asDouble()).isEqualTo(25.0);
+    assertThat(h100Hw.get("kernels").get(0).get("measured_time_us").asDouble()).isEqualTo(0.6);
+    // Errors 0.5% and 25%: their mean, and 105 / 1400 in aggregate.
+    assertThat(h100Hw.get("cycles").get("mean_abs_error_pct").asDouble())
+        .isCloseTo(12.75, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(h100Hw.get("cycles").get("aggregate_error_pct").asDouble())
+        .isCloseTo(105.0 / 1400 * 100, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(h100Hw.get("cycles").get("correlation").asDouble())
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(correlation.get("configs")).hasSize(2);
+
     await()
         .atMost(WAIT)
         .untilAsserted(
@@ -356,6 +385,15 @@ final class CascadeServerIT {
         http.send(HttpRequest.newBuilder(uri(path)).GET().build(), BodyHandlers.ofString());
     assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
     return response.body();
+  }
+
+  private HttpResponse<String> put(String path, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path))
+            .PUT(BodyPublishers.ofString(body))
+            .header("Content-Type", "text/csv")
+            .build(),
+        BodyHandlers.ofString());
   }
 
   private JsonNode post(String path, String body, int status) throws Exception {

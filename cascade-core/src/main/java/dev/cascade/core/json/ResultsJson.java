@@ -195,12 +195,13 @@ public final class ResultsJson {
       return null;
     }
     Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("cycles", writeRatio(speedup.cycles()));
-    fields.put("simulated_time", writeRatio(speedup.simulatedTime()));
+    fields.put("cycles", writeSpeedupRatio(speedup.cycles()));
+    fields.put("simulated_time", writeSpeedupRatio(speedup.simulatedTime()));
     return fields;
   }
 
-  private static Map<String, Object> writeRatio(Speedup speedup) {
+  /** A speedup as {@code {ratio, verdict}}; null when there is none. */
+  public static Map<String, Object> writeSpeedupRatio(Speedup speedup) {
     if (speedup == null) {
       return null;
     }
@@ -235,6 +236,7 @@ public final class ResultsJson {
     fields.put("instructions", writeSpread(kernel.instructions()));
     fields.put("ipc", writeSpread(kernel.ipc()));
     fields.put("simulated_time_us", writeSpread(kernel.simulatedTimeUs()));
+    fields.put("speedup", null); // set by writeResults, which knows the baseline
     return fields;
   }
 
