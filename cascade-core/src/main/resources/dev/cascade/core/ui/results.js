@@ -9,6 +9,7 @@ import { barChart, legend, colorOf } from './charts.js';
 import { loadFailed } from './screen.js';
 import { runHref } from './run.js';
 import { traceHref } from './traces.js';
+import { hardwareSection } from './hardware.js';
 
 const METRICS = [
   { key: 'cycles', title: 'Cycles', unit: 'cycles', format: compact, exact: count },
@@ -197,9 +198,17 @@ export function renderResults(main, runId) {
       }
       return;
     }
+    let correlation = null;
+    try {
+      correlation = await api(`/api/runs/${encodeURIComponent(runId)}/correlation`);
+    } catch (error) {
+      // A trace CSV that cannot be read: the message says which line; the results still show.
+      correlation = { source: null, notes: [error.message] };
+    }
     if (disposed) {
       return;
     }
+    results.correlation = correlation;
     const key = JSON.stringify(results);
     if (key !== lastKey) {
       lastKey = key;
@@ -230,7 +239,10 @@ export function renderResults(main, runId) {
       notes(results),
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
-        : h('p', { class: 'muted' }, 'No sim has succeeded yet, so there is nothing to chart.'));
+        : h('p', { class: 'muted' }, 'No sim has succeeded yet, so there is nothing to chart.'),
+      results.correlation
+        ? hardwareSection(results.correlation, (name) => results.configs.findIndex((config) => config.gpu_config === name))
+        : null);
   }
 
   /** Absolute numbers from zero, or differences in percent that make small spreads visible. */
