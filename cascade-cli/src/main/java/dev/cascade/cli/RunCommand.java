@@ -169,6 +169,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
           out.println();
           RunsResultsCommand.print(out, results);
+          CorrelationTable.print(out, () -> client.results().correlate(run.id()));
           printFailures(out, finished);
         }
         out.flush();

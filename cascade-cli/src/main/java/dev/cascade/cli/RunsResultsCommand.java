@@ -80,7 +80,13 @@ final class RunsResultsCommand implements Callable<Integer> {
           Map<String, Object> results =
               ResultsJson.writeResults(run, client.results().compare(runId), baseline);
           return Printed.answer(
-              spec, format.json, results, out -> print(out, Printed.tree(results)));
+              spec,
+              format.json,
+              results,
+              out -> {
+                print(out, Printed.tree(results));
+                CorrelationTable.print(out, () -> client.results().correlate(runId));
+              });
         });
   }
 
