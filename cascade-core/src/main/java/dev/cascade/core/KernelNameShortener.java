@@ -7,7 +7,7 @@ package dev.cascade.core;
  */
 final class KernelNameShortener {
 
-  static final int MAX = 72;
+  static final int MAX = 64;
 
   private KernelNameShortener() {}
 
