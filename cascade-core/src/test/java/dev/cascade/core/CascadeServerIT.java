@@ -279,6 +279,7 @@ final class CascadeServerIT {
     HttpResponse<String> refused = put("/api/traces/demo/hardware", ncu.replace("400", "n/a"));
     assertThat(refused.statusCode()).isEqualTo(422);
     assertThat(refused.body()).contains("ncu.csv:4: ").contains("n/a");
+    assertThat(put("/api/traces/nope/hardware", ncu).statusCode()).isEqualTo(404);
     JsonNode correlation = get("/api/runs/" + runId + "/correlation");
     assertThat(correlation.get("source").asText()).isEqualTo("h100.csv");
     JsonNode h100Hw = correlation.get("configs").get(0);

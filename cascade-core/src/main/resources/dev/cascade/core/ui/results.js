@@ -28,20 +28,24 @@ export function speedupText(ratio) {
     return '—';
   }
   if (ratio.verdict === 'same_within_spread') {
-    return `same within spread (${number(ratio.ratio, 3)}×)`;
+    return 'same within spread';
   }
   return `${number(ratio.ratio, 3)}× ${ratio.verdict}`;
 }
 
 function speedupCell(label, ratio, isBaseline) {
-  return cell('td', { 'data-label': label, class: `num speedup ${ratio ? ratio.verdict : ''}`, dataset: { verdict: ratio ? ratio.verdict : '' } },
-    isBaseline ? 'baseline' : speedupText(ratio));
+  return cell('td', {
+    'data-label': label,
+    class: `num speedup ${ratio ? ratio.verdict : ''}`,
+    title: ratio ? `baseline mean / this mean = ${number(ratio.ratio, 4)}` : null,
+    dataset: { verdict: ratio ? ratio.verdict : '' },
+  }, isBaseline ? 'baseline' : speedupText(ratio));
 }
 
 /** "34779" with "(all 4 replicas agree)" when every replica gave exactly that number. */
 function agreed(spread) {
   return spread && spread.n > 1 && spread.min === spread.max
-    ? h('span', { class: 'muted small' }, ` (all ${spread.n} replicas agree)`)
+    ? h('span', { class: 'muted small', title: 'every replica gave exactly this number' }, ` (all ${spread.n} agree)`)
     : null;
 }
 

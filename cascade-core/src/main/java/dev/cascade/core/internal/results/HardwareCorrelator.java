@@ -44,7 +44,7 @@ final class HardwareCorrelator {
       notes.add(
           "trace \""
               + trace.id()
-              + "\" carries no hardware numbers: put a Nsight Compute CSV (ncu --csv --page raw"
+              + "\" carries no hardware numbers: put an Nsight Compute CSV (ncu --csv --page raw"
               + " --metrics gpc__cycles_elapsed.max,gpu__time_duration.sum) in its hardware/"
               + " folder or PUT it to /api/traces/"
               + trace.id()

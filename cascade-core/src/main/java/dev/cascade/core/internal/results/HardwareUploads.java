@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.HardwareRepository;
+import dev.cascade.core.internal.store.TraceRepository;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -16,9 +17,11 @@ public final class HardwareUploads {
   static final int MAX_SOURCE_LENGTH = 200;
 
   private final HardwareRepository hardware;
+  private final TraceRepository traces;
 
   public HardwareUploads(Database database, Clock clock) {
     this.hardware = new HardwareRepository(database, clock);
+    this.traces = new TraceRepository(database);
   }
 
   /**
@@ -44,6 +47,12 @@ public final class HardwareUploads {
               + MAX_SOURCE_LENGTH
               + " printable characters, such as ncu.csv",
           "name");
+    }
+    if (traces.find(traceId).isEmpty()) {
+      throw new CascadeException(
+          ErrorCode.NOT_FOUND,
+          "trace \"" + traceId + "\" does not exist; list the traces to find its id",
+          "trace_id");
     }
     int kernels = NcuCsv.parse(source, csv).size();
     hardware.put(new HardwareRepository.Stored(traceId, source, csv));

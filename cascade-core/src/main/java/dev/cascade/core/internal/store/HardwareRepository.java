@@ -1,7 +1,5 @@
 package dev.cascade.core.internal.store;
 
-import dev.cascade.core.CascadeException;
-import dev.cascade.core.ErrorCode;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -32,25 +30,12 @@ public final class HardwareRepository {
   }
 
   /**
-   * Stores (or replaces) the trace's CSV; committed when this returns.
-   *
-   * @throws CascadeException {@code not_found} when the trace does not exist
+   * Stores (or replaces) the trace's CSV; committed when this returns. The trace must exist: the
+   * foreign key refuses the CSV of an unknown trace.
    */
   public void put(Stored stored) {
     database.write(
         connection -> {
-          try (PreparedStatement exists =
-              connection.prepareStatement("SELECT 1 FROM traces WHERE id = ?")) {
-            exists.setString(1, stored.traceId());
-            try (ResultSet row = exists.executeQuery()) {
-              if (!row.next()) {
-                throw new CascadeException(
-                    ErrorCode.NOT_FOUND,
-                    "trace \"" + stored.traceId() + "\" does not exist; list the traces to find it",
-                    "trace_id");
-              }
-            }
-          }
           try (PreparedStatement upsert =
               connection.prepareStatement(
                   "INSERT INTO trace_hardware (trace_id, source, csv, received_at)"
