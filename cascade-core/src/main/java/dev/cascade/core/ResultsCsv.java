@@ -14,7 +14,7 @@ import java.util.Objects;
 public final class ResultsCsv {
 
   private static final List<String> MEASURES =
-      List.of("cycles", "instructions", "ipc", "simulated_time_us");
+      List.of("cycles", "thread_instructions", "ipc", "simulated_time_us");
 
   /** The CSV's columns, in order. */
   public static final List<String> CSV_HEADER = csvHeader();

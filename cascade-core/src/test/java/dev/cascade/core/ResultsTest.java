@@ -209,7 +209,8 @@ final class ResultsTest {
         .isEqualTo(
             "gpu_config,arch,clock_mhz,replicas,succeeded,row,kernel,kernel_readable,instance,n,"
                 + "cycles_mean,cycles_stdev,cycles_min,cycles_max,"
-                + "instructions_mean,instructions_stdev,instructions_min,instructions_max,"
+                + "thread_instructions_mean,thread_instructions_stdev,thread_instructions_min,"
+                + "thread_instructions_max,"
                 + "ipc_mean,ipc_stdev,ipc_min,ipc_max,"
                 + "simulated_time_us_mean,simulated_time_us_stdev,simulated_time_us_min,"
                 + "simulated_time_us_max,baseline,speedup_cycles,speedup_cycles_verdict,"
