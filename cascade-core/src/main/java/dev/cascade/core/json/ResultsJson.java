@@ -35,6 +35,8 @@ public final class ResultsJson {
    */
   public static Map<String, Object> writeKernel(KernelResult kernel, Double clockMhz) {
     Map<String, Object> fields = kernelFields(kernel);
+    // Not in kernel events: those are written while output is stored, with no demangler run.
+    fields.put("readable_name", KernelNames.system().readable(kernel.name()));
     fields.put("simulated_time_us", clockMhz == null ? null : kernel.cycles() / clockMhz);
     fields.put("stats", kernel.stats());
     return fields;
@@ -79,6 +81,7 @@ public final class ResultsJson {
     body.put("replica", sim.replica());
     body.put("state", sim.state().wireName());
     body.put("clock_mhz", clockMhz);
+    KernelNames.system().readable(kernels.stream().map(KernelResult::name).toList());
     body.put("kernels", kernels.stream().map(kernel -> writeKernel(kernel, clockMhz)).toList());
     return body;
   }
@@ -92,7 +95,6 @@ public final class ResultsJson {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("position", kernel.position());
     fields.put("name", kernel.name());
-    fields.put("readable_name", KernelNames.system().readable(kernel.name()));
     fields.put("uid", kernel.uid());
     fields.put("instance", kernel.instance());
     fields.put("cycles", kernel.cycles());
