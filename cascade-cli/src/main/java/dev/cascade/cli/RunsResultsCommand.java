@@ -104,25 +104,28 @@ final class RunsResultsCommand implements Callable<Integer> {
             + " (baseline mean / config mean; the same within spread when the replica ranges"
             + " overlap)");
     JsonNode configs = results.path("configs");
+    String baseline = Formats.text(results, "baseline");
     out.println();
     out.println("Whole trace, per GPU config:");
     TextTable totals = measuresTable("CONFIG").indent("  ");
     for (JsonNode config : configs) {
-      addRow(totals, Formats.text(config, "gpu_config"), config.path("total"));
+      String name = Formats.text(config, "gpu_config");
+      addRow(totals, name, config.path("total"), name.equals(baseline));
     }
     totals.print(out);
     for (JsonNode config : configs) {
       out.println();
       out.println(header(config));
       JsonNode kernels = config.path("kernels");
+      boolean isBaseline = Formats.text(config, "gpu_config").equals(baseline);
       if (kernels.isEmpty()) {
         out.println("  no kernel results yet: no replica of it has succeeded");
       } else {
         TextTable table = measuresTable("KERNEL").indent("  ");
         for (JsonNode kernel : kernels) {
-          addRow(table, kernelName(kernel), kernel);
+          addRow(table, kernelName(kernel), kernel, isBaseline);
         }
-        addRow(table, "total", config.path("total"));
+        addRow(table, "total", config.path("total"), isBaseline);
         table.print(out);
       }
       for (JsonNode note : config.path("notes")) {
@@ -143,7 +146,8 @@ final class RunsResultsCommand implements Callable<Integer> {
         "SPEEDUP (TIME)");
   }
 
-  private static void addRow(TextTable table, String name, JsonNode row) {
+  /** A row; the baseline's own speedups (all 1) read {@code baseline}. */
+  private static void addRow(TextTable table, String name, JsonNode row, boolean isBaseline) {
     JsonNode speedup = row.path("speedup");
     table.row(
         name,
@@ -152,8 +156,8 @@ final class RunsResultsCommand implements Callable<Integer> {
         Formats.spread(row.path("instructions"), 0),
         Formats.spread(row.path("ipc"), 3),
         Formats.spread(row.path("simulated_time_us"), 3),
-        speedup(speedup.path("cycles")),
-        speedup(speedup.path("simulated_time")));
+        isBaseline ? "baseline" : speedup(speedup.path("cycles")),
+        isBaseline ? "baseline" : speedup(speedup.path("simulated_time")));
   }
 
   /** {@code 1.25x faster}, {@code 0.80x slower}, {@code 1.00x same within spread}, or {@code -}. */

@@ -387,7 +387,8 @@ final class RunsCommandIT {
             "CONFIG\\s+N\\s+CYCLES\\s+THREAD INSN \\(SIM\\)\\s+IPC\\s+SIM TIME \\(us\\)"
                 + "\\s+SPEEDUP \\(CYCLES\\)\\s+SPEEDUP \\(TIME\\)")
         .containsPattern(
-            "SM90_H100\\s+2\\s+6015 ± 21.2 \\[6000..6030\\]\\s+24000 \\(all 2 agree\\)\\s")
+            "SM90_H100\\s+2\\s+6015 ± 21.2 \\[6000..6030\\]\\s+24000 \\(all 2 agree\\)\\s.*"
+                + "baseline\\s+baseline")
         // 6000 cycles lies inside the baseline's 6000..6030: not ranked.
         .containsPattern(
             "SM90_H200\\s+1\\s+6000\\s+24000\\s+.*1.00x same within spread\\s+1.00x same within"
