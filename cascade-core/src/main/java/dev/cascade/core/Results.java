@@ -8,7 +8,8 @@ import java.util.List;
  * A run's results: per GPU config, per kernel and for the whole trace, the cycles, instructions,
  * IPC and simulated time ({@code cycles / core clock}) of its succeeded replicas, with their mean,
  * standard deviation, minimum and maximum ({@link Spread}). A run still going shows what it has so
- * far.
+ * far. {@link Speedups#against} compares them with a baseline config; {@link #correlate} with what
+ * the GPU measured.
  *
  * <pre>{@code
  * for (ConfigResult config : cascade.results().compare(runId)) {
