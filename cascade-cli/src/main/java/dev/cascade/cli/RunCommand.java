@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -71,6 +72,14 @@ final class RunCommand implements Callable<Integer> {
   boolean json;
 
   @Option(
+      names = "--baseline",
+      paramLabel = "CONFIG",
+      description =
+          "The GPU config the others are compared with: speedups per kernel and in total"
+              + " (default the first config).")
+  String baseline;
+
+  @Option(
       names = "--plain",
       description = "Print a line per change instead of redrawing progress in place.")
   boolean plain;
@@ -80,6 +89,16 @@ final class RunCommand implements Callable<Integer> {
     // A one-shot job shows its own progress; the app's INFO lines would only clutter it.
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
+    }
+    if (baseline != null
+        && request.runEntries().stream().noneMatch(e -> e.gpuConfig().equals(baseline))) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--baseline \""
+              + baseline
+              + "\" is not one of the run's GPU configs ("
+              + request.entriesText()
+              + "); name one of them");
     }
     Map<String, String> environment = this.environment;
     request.runEntries(); // a count out of range is refused before anything starts
@@ -157,12 +176,14 @@ final class RunCommand implements Callable<Integer> {
         watcher.watch();
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
         JsonNode results =
-            Printed.tree(ResultsJson.writeResults(finished, client.results().compare(run.id())));
+            Printed.tree(
+                ResultsJson.writeResults(finished, client.results().compare(run.id()), baseline));
         if (json) {
           out.println(Formats.json(document(finished, ready, results)));
         } else {
           out.println();
           RunsResultsCommand.print(out, results);
+          CorrelationTable.print(out, () -> client.results().correlate(run.id()));
           printFailures(out, finished);
         }
         out.flush();

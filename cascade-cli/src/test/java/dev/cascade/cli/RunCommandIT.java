@@ -89,6 +89,64 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
+      throws Exception {
+    Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
+    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+    Path folder = Files.createDirectories(dataDir.resolve("upload/gemm"));
+    Files.copy(gemm.resolve("kernelslist.g"), folder.resolve("kernelslist.g"));
+    for (int k = 1; k <= 8; k++) {
+      Files.copy(
+          gemm.resolve("kernel-" + k + ".traceg.xz"), folder.resolve("kernel-" + k + ".traceg.xz"));
+    }
+    // The tracer's stats name each kernel; ncu --print-kernel-base mangled names them the same.
+    List<String> names =
+        Files.readAllLines(gemm.resolve("stats.csv")).stream()
+            .skip(1)
+            .limit(8) // the eight kernelslist.g launches; the stats list two more
+            .map(line -> line.split(",")[1].strip())
+            .toList();
+    StringBuilder ncu =
+        new StringBuilder(
+            "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\",\"gpu__time_duration.sum\"\n"
+                + "\"\",\"\",\"cycle\",\"usecond\"\n");
+    for (int k = 0; k < names.size(); k++) {
+      ncu.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "\"%d\",\"%s\",\"%d\",\"%.2f\"%n",
+              k,
+              names.get(k),
+              3000 + 1000 * k,
+              2.0 + k));
+    }
+    Files.createDirectories(folder.resolve("hardware"));
+    Files.writeString(folder.resolve("hardware/ncu.csv"), ncu);
+
+    int exit =
+        run(
+            folder.toString(),
+            "SM80_A100:2",
+            "--baseline",
+            "SM80_A100",
+            "--data-dir",
+            dataDir.resolve("data").toString(),
+            "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    String text = out.toString();
+    assertThat(text)
+        .contains("speedups against SM80_A100")
+        .containsPattern("SM80_A100\\s+2\\s+\\d+.*baseline\\s+baseline")
+        .contains("Against the hardware (hardware/ncu.csv: 8 kernel launches measured on sm_80)")
+        .containsPattern("SM80_A100  cycles: correlation -?[0-9.]+, MAE [0-9.]+%, aggregate error")
+        .doesNotContain("note: 8 of 8 pairs have different names");
+    if (dev.cascade.core.KernelNames.system().canDemangle()) {
+      assertThat(text).contains("at::native::vectorized_elementwise_kernel<…>");
+    }
+  }
+
+  @Test
   void run_anUnknownTrace_failsNamingIt() {
     int exit = run("nope", "SM90_H100:1", "--data-dir", dataDir.toString());
 

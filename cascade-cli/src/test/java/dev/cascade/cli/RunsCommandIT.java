@@ -405,12 +405,20 @@ final class RunsCommandIT {
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(result.out())
         .startsWith("Results of run " + id + " on trace demo (succeeded)")
-        .containsPattern("CONFIG\\s+N\\s+CYCLES\\s+INSTRUCTIONS\\s+IPC\\s+SIM TIME \\(us\\)")
-        .containsPattern("SM90_H100\\s+2\\s+6015 ± 21.2 \\[6000..6030\\]\\s+24000 ± 0\\s")
-        .containsPattern("SM90_H200\\s+1\\s+6000\\s+24000\\s+")
+        .contains("speedups against SM90_H100")
+        .containsPattern(
+            "CONFIG\\s+N\\s+CYCLES\\s+THREAD INSN \\(SIM\\)\\s+IPC\\s+SIM TIME \\(us\\)"
+                + "\\s+SPEEDUP \\(CYCLES\\)\\s+SPEEDUP \\(TIME\\)")
+        .containsPattern(
+            "SM90_H100\\s+2\\s+6015 ± 21.2 \\[6000..6030\\]\\s+24000 \\(all 2 agree\\)\\s.*"
+                + "baseline\\s+baseline")
+        // 6000 cycles lies inside the baseline's 6000..6030: not ranked.
+        .containsPattern(
+            "SM90_H200\\s+1\\s+6000\\s+24000\\s+.*1.00x same within spread\\s+1.00x same within"
+                + " spread")
         .contains("SM90_H100  sm_90, 1980 MHz: 2 of 2 replicas succeeded")
         .containsPattern(
-            "kernel_1\\s+2\\s+1005 ± 7.1 \\[1000..1010\\]\\s+4000 ± 0"
+            "kernel_1\\s+2\\s+1005 ± 7.1 \\[1000..1010\\]\\s+4000 \\(all 2 agree\\)"
                 + "\\s+3.980 ± 0.028 \\[3.960..4.000\\]\\s+0.508 ± 0.004 \\[0.505..0.510\\]")
         .containsPattern("kernel_3\\s+2\\s+3005 ± 7.1 \\[3000..3010\\]")
         .containsPattern("total\\s+2\\s+6015 ± 21.2 \\[6000..6030\\]");
@@ -427,7 +435,8 @@ final class RunsCommandIT {
     List<String> rows = result.out().lines().toList();
     assertThat(rows.get(0)).startsWith("gpu_config,arch,clock_mhz,replicas,succeeded,row,kernel,");
     assertThat(rows.get(1)).startsWith("SM90_H100,sm_90,1980");
-    assertThat(rows.get(1)).contains(",kernel,kernel_1,0,2,1005,");
+    assertThat(rows.get(1)).contains(",kernel,kernel_1,kernel_1,0,2,1005,");
+    assertThat(rows.get(1)).endsWith(",SM90_H100,1,same_within_spread,1,same_within_spread");
     assertThat(rows).hasSize(1 + 4 + 4);
   }
 

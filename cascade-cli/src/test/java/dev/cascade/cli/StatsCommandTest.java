@@ -116,7 +116,7 @@ final class StatsCommandTest {
         .containsExactly(
             log.toString(),
             "  build: Accel-Sim accelsim-commit-abc, GPGPU-Sim gpgpu-sim_git-commit-123",
-            "     uid instance         cycles   instructions        ipc  kernel",
+            "     uid instance         cycles    thread_insn        ipc  kernel",
             "       1        0            100            250     2.5000  first",
             "       2        1             50            200     4.0000  first",
             "            total            150            450     3.0000  2 kernels",

@@ -62,7 +62,7 @@ final class TraceInfoCommandTest {
         run("trace-info", "--instructions", REAL_TRACES.resolve("flashinfer-gemm").toString());
 
     assertThat(exit).isZero();
-    assertThat(out.toString()).contains("instructions  6451\n").contains(" 2531\n");
+    assertThat(out.toString()).contains("warp insns    6451\n").contains(" 2531\n");
   }
 
   @Test

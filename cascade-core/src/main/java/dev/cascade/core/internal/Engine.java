@@ -5,6 +5,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Results;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.results.HardwareUploads;
 import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatCheck;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
@@ -49,6 +50,7 @@ public final class Engine implements AutoCloseable {
   private Launches launches;
   private HeartbeatCheck heartbeatCheck;
   private Results results;
+  private HardwareUploads hardware;
 
   private Engine(CascadeSettings settings) {
     this.settings = settings;
@@ -112,7 +114,10 @@ public final class Engine implements AutoCloseable {
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
     reports = new SimReports(database, sims, moves, outputs, launches);
     heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock);
-    results = new ResultsComparer(database, settings.catalog());
+    results =
+        new ResultsComparer(
+            database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()));
+    hardware = new HardwareUploads(database, clock);
   }
 
   /**
@@ -157,6 +162,11 @@ public final class Engine implements AutoCloseable {
   /** The sim side of the protocol: heartbeats, chunks, tokens. */
   public SimReports reports() {
     return reports;
+  }
+
+  /** Where the API's Nsight Compute CSVs go. */
+  public HardwareUploads hardware() {
+    return hardware;
   }
 
   public Results results() {

@@ -273,7 +273,7 @@ export function renderRun(main, runId) {
       card.metrics.dataset.key = key;
       const items = [
         ['Cycles', count(metrics.cycles)],
-        ['Instructions', count(metrics.instructions)],
+        ['Thread instructions (sim)', count(metrics.instructions)],
         ['IPC', number(metrics.ipc)],
       ];
       if (metrics.gpu_occupancy !== undefined) {

@@ -89,7 +89,7 @@ final class UiBrowserIT {
     assertThat(cell(demo, "Model and layers"))
         .contains("facebook/opt-125m")
         .contains("model.decoder.layers.10.self_attn");
-    assertThat(cell(demo, "Size")).matches("[0-9.]+ (B|KB|MB)");
+    assertThat(cell(demo, "Size")).matches("[0-9.]+ (B|KiB|MiB)");
     assertThat(cell(demo, "Age")).matches("just now|\\d+ (s|min) ago");
     assertThat(demo.findElements(By.linkText("New run"))).hasSize(1);
 

@@ -154,7 +154,7 @@ final class ResourceSchemas {
             "block",
             nullable(string("x,y,z")),
             "instructions",
-            nullable(integer())));
+            nullable(integer("Warp-level instructions counted in the trace file"))));
     schemas.put(
         "Trace",
         object(
