@@ -25,9 +25,16 @@ public final class HeartbeatCheck implements Runnable {
   private final Launches launches;
   private final RunSettings settings;
   private final Clock clock;
+  private final QueuedSims queued;
 
   public HeartbeatCheck(
-      SimRepository sims, SimMoves moves, Launches launches, RunSettings settings, Clock clock) {
+      SimRepository sims,
+      SimMoves moves,
+      Launches launches,
+      RunSettings settings,
+      Clock clock,
+      QueuedSims queued) {
+    this.queued = queued;
     this.sims = sims;
     this.moves = moves;
     this.launches = launches;
@@ -40,9 +47,10 @@ public final class HeartbeatCheck implements Runnable {
     Instant now = clock.instant();
     for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
       Instant since = sim.lastHeartbeatAt() != null ? sim.lastHeartbeatAt() : sim.launchedAt();
-      if (since == null) {
-        continue;
+      if (since == null || queued.isQueued(sim.id())) {
+        continue; // a sim waiting in its launcher's queue cannot heartbeat yet
       }
+      since = queued.silenceStart(sim.id(), since);
       Duration silent = Duration.between(since, now);
       if (silent.compareTo(settings.giveUpAfter()) >= 0) {
         String error = "no heartbeat for " + silent.toSeconds() + "s";

@@ -9,6 +9,7 @@ import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -76,6 +77,41 @@ public final class Launches implements AutoCloseable {
     queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
   }
 
+  /**
+   * Queues the pending sims of one run entry: one batch launch call when the launcher takes batches
+   * (a Slurm job array), else one launch per sim as {@link #submit} does.
+   */
+  void submitAll(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+    if (!launcher.launchesInBatches()) {
+      entrySims.forEach(sim -> submit(sim, traceId, traceDir, config));
+    } else if (!entrySims.isEmpty()) {
+      queue.submit(
+          entrySims.getFirst().id() + " and its entry",
+          () -> launchBatch(entrySims, traceId, traceDir, config));
+    }
+  }
+
+  private void launchBatch(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+    String url = mainUrl.join();
+    if (closing) {
+      return;
+    }
+    List<Sim> batch = new ArrayList<>();
+    for (Sim sim : entrySims) {
+      if (moves.move(sim.id(), SimState.PENDING, SimState.LAUNCHING, Outcome.NONE)) {
+        sims.recordLaunchStarted(sim.id(), clock.instant());
+        batch.add(sim);
+      }
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<LaunchOutcome> outcomes = launcher.launchAll(batch, traceId, traceDir, config, url);
+    for (int i = 0; i < batch.size(); i++) {
+      apply(batch.get(i), outcomes.get(i));
+    }
+  }
+
   private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
     String url = mainUrl.join();
     if (closing) {
@@ -85,7 +121,11 @@ public final class Launches implements AutoCloseable {
       return; // cancelled while it waited, or already launched
     }
     sims.recordLaunchStarted(sim.id(), clock.instant());
-    switch (launcher.launch(sim, traceId, traceDir, config, url)) {
+    apply(sim, launcher.launch(sim, traceId, traceDir, config, url));
+  }
+
+  private void apply(Sim sim, LaunchOutcome outcome) {
+    switch (outcome) {
       case LaunchOutcome.Launched launched -> {
         sims.recordLaunch(sim.id(), launched.launcherName(), launched.ref(), clock.instant());
         log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
