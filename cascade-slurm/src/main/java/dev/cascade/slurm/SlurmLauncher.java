@@ -227,13 +227,24 @@ public final class SlurmLauncher implements Launcher {
                       "--noheader",
                       "--array",
                       "--states=all",
-                      "--format=%A_%a|%T|%r",
+                      "--format=%i|%T|%r",
                       "--jobs=" + String.join(",", jobs)))));
     } catch (SlurmException e) {
       // squeue refuses a list whose every job is gone; sacct may still know them.
       if (!e.getMessage().contains("Invalid job id")) {
         log.warn("cannot read the Slurm queue: {}", e.getMessage());
         return Map.of();
+      }
+    }
+    // An array whose tasks never started is one record ("14", "14_[0-3]"): it speaks for them all.
+    for (String ref : launcherRefs) {
+      var match = REF.matcher(ref);
+      if (!found.containsKey(ref) && match.matches()) {
+        String job = match.group(1);
+        found.entrySet().stream()
+            .filter(e -> e.getKey().equals(job) || e.getKey().startsWith(job + "_["))
+            .findFirst()
+            .ifPresent(e -> found.put(ref, e.getValue()));
       }
     }
     List<String> missing = launcherRefs.stream().filter(ref -> !found.containsKey(ref)).toList();

@@ -43,8 +43,8 @@ final class SlurmStates {
   }
 
   /**
-   * Reads lines of {@code ref|state|reason}, as {@code squeue -o '%A_%a|%T|%r'} and {@code sacct -P
-   * -o JobID,State,Reason} print them, into statuses by ref.
+   * Reads lines of {@code ref|state|reason}, as {@code squeue -o '%i|%T|%r'} and {@code sacct -P -o
+   * JobID,State,Reason} print them, into statuses by ref.
    */
   static Map<String, LauncherStatus> parse(String output) {
     Map<String, LauncherStatus> statuses = new HashMap<>();

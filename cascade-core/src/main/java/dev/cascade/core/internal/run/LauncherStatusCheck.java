@@ -7,6 +7,8 @@ import dev.cascade.core.internal.store.SimRepository.Outcome;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.LauncherStatus;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * One poll of the launcher's own view of the launched sims ({@link Launcher#status}): a sim its
  * launcher holds in a queue is marked queued, with the reason, and not counted silent; a sim whose
  * task ended without the sim's final report becomes {@code failed} with the launcher's words as its
- * error. An end must be seen on two polls in a row, so that a final report on its way wins.
+ * error. An end must be seen on two polls in a row, so that a final report on its way wins. A sim
+ * that failed by itself in the last minutes because its task was ended from outside (a Slurm time
+ * limit sends SIGTERM, and the sim reports {@code cancelled}) gets the launcher's words in front of
+ * its error, so users see why.
  */
 public final class LauncherStatusCheck implements Runnable {
 
@@ -32,6 +37,7 @@ public final class LauncherStatusCheck implements Runnable {
   private final QueuedSims queued;
   private final Clock clock;
   private final Set<String> seenEnded = ConcurrentHashMap.newKeySet();
+  private final Set<String> explained = ConcurrentHashMap.newKeySet();
 
   public LauncherStatusCheck(
       Launcher launcher, SimRepository sims, SimMoves moves, QueuedSims queued, Clock clock) {
@@ -42,8 +48,50 @@ public final class LauncherStatusCheck implements Runnable {
     this.clock = clock;
   }
 
+  /** How long after its end a failed sim's error may still get its launcher's reason. */
+  private static final Duration EXPLAIN_WITHIN = Duration.ofMinutes(3);
+
+  /** Slurm's word for an end that is the sim's own doing, which explains nothing more. */
+  private static final List<String> OWN_ENDS = List.of("COMPLETED", "FAILED");
+
   @Override
   public void run() {
+    pollLive();
+    explainRecentFailures();
+  }
+
+  private void explainRecentFailures() {
+    Instant since = clock.instant().minus(EXPLAIN_WITHIN);
+    List<Sim> recent =
+        sims.findInStates(SimState.FAILED).stream()
+            .filter(sim -> sim.launcherRef() != null)
+            .filter(sim -> Objects.equals(sim.launcherName(), launcher.name()))
+            .filter(sim -> sim.finishedAt() != null && sim.finishedAt().isAfter(since))
+            .toList();
+    explained.retainAll(recent.stream().map(Sim::id).collect(Collectors.toSet()));
+    List<Sim> failed = recent.stream().filter(sim -> !explained.contains(sim.id())).toList();
+    if (failed.isEmpty()) {
+      return;
+    }
+    Map<String, LauncherStatus> statuses =
+        launcher.status(failed.stream().map(Sim::launcherRef).distinct().toList());
+    for (Sim sim : failed) {
+      LauncherStatus status = statuses.get(sim.launcherRef());
+      if (status == null || status.phase() != LauncherStatus.Phase.ENDED) {
+        continue;
+      }
+      explained.add(sim.id());
+      String error = sim.error() == null ? "" : sim.error();
+      boolean ownEnd = OWN_ENDS.stream().anyMatch(end -> status.detail().contains(" " + end));
+      if (!ownEnd && !error.contains(status.detail())) {
+        String fuller = status.detail() + (error.isEmpty() ? "" : "; the sim reported: " + error);
+        sims.amendError(sim.id(), fuller);
+        log.warn("sim {} failed: {}", sim.id(), fuller);
+      }
+    }
+  }
+
+  private void pollLive() {
     List<Sim> live =
         sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST).stream()
             .filter(sim -> sim.launcherRef() != null)

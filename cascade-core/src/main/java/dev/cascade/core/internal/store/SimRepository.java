@@ -162,6 +162,15 @@ public final class SimRepository {
         SqlTimes.text(launchedAt));
   }
 
+  /**
+   * Replaces the error of a failed sim with a fuller one (the launcher's reason its task ended in
+   * front of what the sim itself reported). Failed is final, so nothing else moves it meanwhile.
+   */
+  public void amendError(String simId, String error) {
+    Objects.requireNonNull(error, "error");
+    update(simId, "UPDATE sims SET error = ? WHERE state = 'failed' AND id = ?", error);
+  }
+
   /** Stamps the start of the launch call, so silence is measured even if the call never returns. */
   public void recordLaunchStarted(String simId, Instant startedAt) {
     update(simId, "UPDATE sims SET launched_at = ? WHERE id = ?", SqlTimes.text(startedAt));
