@@ -4,11 +4,16 @@ import static dev.cascade.slurm.TestApp.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.spi.LauncherStatus;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +108,21 @@ final class SlurmStatesIT {
                 assertThat(status.phase()).isEqualTo(LauncherStatus.Phase.QUEUED);
                 assertThat(status.detail()).isEqualTo("Slurm state PENDING (JobHeldUser)");
               });
+
+      // The API (and the UI from it) shows why they wait.
+      HttpResponse<String> shown =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(app.server.url() + "/api/runs/" + run.id()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(shown.statusCode()).isEqualTo(200);
+      assertThat(new ObjectMapper().readTree(shown.body()).get("sims"))
+          .hasSize(2)
+          .allSatisfy(
+              sim ->
+                  assertThat(sim.get("queued_reason").asText())
+                      .isEqualTo("Slurm state PENDING (JobHeldUser)"));
 
       app.cascade.runs().cancel(run.id());
       await()

@@ -72,7 +72,8 @@ public final class HttpApi implements AutoCloseable {
               config.routes.after(ctx -> metrics.response(ctx.statusCode()));
               new OpsRoutes(runs, metrics, auth).register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
-              new RunRoutes(runs, auth, clock, settings.maxJsonBytes()).register(config.routes);
+              new RunRoutes(runs, auth, clock, settings.maxJsonBytes(), engine.queued())
+                  .register(config.routes);
               events.register(config.routes);
               new SimRoutes(
                       runs,
