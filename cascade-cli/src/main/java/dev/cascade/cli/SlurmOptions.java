@@ -62,6 +62,20 @@ final class SlurmOptions {
       description = "The slurm.conf Slurm's commands use (SLURM_CONF; default: Slurm's lookup).")
   Path conf;
 
+  @Option(
+      names = "--slurm-traces",
+      paramLabel = "MODE",
+      description =
+          "How sims reach their trace: shared (the data dir is mounted at the same path on the"
+              + " nodes) or fetch (downloaded from the app into node-local scratch); default shared.")
+  String traces;
+
+  @Option(
+      names = "--slurm-scratch",
+      paramLabel = "DIR",
+      description = "With fetch, the node-local folder sims work and cache traces in.")
+  Path scratch;
+
   /** The settings: the environment's, then these flags over them. */
   SlurmLauncherSettings settings(Map<String, String> environment) {
     SlurmLauncherSettings settings = SlurmLauncherSettings.fromEnvironment(environment);
@@ -78,6 +92,8 @@ final class SlurmOptions {
     }
     if (outputDir != null) settings = settings.withJobOutputDir(outputDir);
     if (conf != null) settings = settings.withSlurmConf(conf);
+    if (traces != null) settings = settings.withTraces(SlurmLauncherSettings.traceAccess(traces));
+    if (scratch != null) settings = settings.withNodeScratch(scratch);
     return settings;
   }
 

@@ -1,6 +1,5 @@
 package dev.cascade.slurm;
 
-import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,46 +17,72 @@ final class SlurmJobFiles {
 
   private SlurmJobFiles() {}
 
-  /** Writes the folder's files for {@code launches} (task {@code n} is launch {@code n}). */
-  static Path write(Path folder, List<SimLaunch> launches) throws IOException {
+  /**
+   * Writes the folder's files for {@code tasks} (task {@code n} is sim {@code n}). With {@code
+   * embed} (nodes that do not see this disk) the task files go inside the script instead, which
+   * Slurm copies to the node and shows to the user and root only.
+   */
+  static Path write(Path folder, List<SlurmTask> tasks, List<String> command, boolean embed)
+      throws IOException {
     Files.createDirectories(folder.getParent());
     if (!Files.isDirectory(folder)) {
       Files.createDirectory(
           folder,
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
-    for (int task = 0; task < launches.size(); task++) {
-      writePrivate(folder.resolve("task-" + task + ".env"), taskFile(launches.get(task)));
+    if (!embed) {
+      for (int task = 0; task < tasks.size(); task++) {
+        writePrivate(folder.resolve("task-" + task + ".env"), taskFile(tasks.get(task)));
+      }
     }
     Path script = folder.resolve("job.sh");
-    writePrivate(script, script(folder, launches.getFirst().command()));
+    writePrivate(script, embed ? embeddedScript(tasks, command) : script(folder, command));
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     return script;
   }
 
   /** The task's variables, exported, and where its sim runs and writes. */
-  static String taskFile(SimLaunch launch) {
-    StringBuilder text = new StringBuilder("# sim ").append(launch.simId()).append('\n');
-    for (Map.Entry<String, String> variable : launch.environment().entrySet()) {
+  static String taskFile(SlurmTask task) {
+    StringBuilder text = new StringBuilder("# sim ").append(task.simId()).append('\n');
+    for (Map.Entry<String, String> variable : task.environment().entrySet()) {
       text.append("export ")
           .append(variable.getKey())
           .append('=')
           .append(quote(variable.getValue()))
           .append('\n');
     }
-    text.append("sim_dir=").append(quote(launch.workDir().toString())).append('\n');
-    text.append("sim_output=").append(quote(launch.output().toString())).append('\n');
+    text.append("sim_dir=").append(quote(task.workDir().toString())).append('\n');
+    text.append("sim_output=").append(quote(task.output().toString())).append('\n');
     return text.toString();
   }
 
   /** Reads its task's file, enters the sim's folder and becomes the sim, output to its file. */
   static String script(Path folder, List<String> command) {
-    StringBuilder text = new StringBuilder("#!/bin/sh\n");
-    text.append("# Written by Cascade's slurm launcher; each task reads its own sim's file.\n");
-    text.append("set -e\n");
-    text.append(". ")
-        .append(quote(folder.toString()))
-        .append("/task-\"$SLURM_ARRAY_TASK_ID\".env\n");
+    return header()
+        + ". "
+        + quote(folder.toString())
+        + "/task-\"$SLURM_ARRAY_TASK_ID\".env\n"
+        + body(command);
+  }
+
+  /** As {@link #script}, with every task's file inside it, chosen by the task id. */
+  static String embeddedScript(List<SlurmTask> tasks, List<String> command) {
+    StringBuilder text = new StringBuilder(header());
+    text.append("case \"$SLURM_ARRAY_TASK_ID\" in\n");
+    for (int task = 0; task < tasks.size(); task++) {
+      text.append(task).append(")\n").append(taskFile(tasks.get(task))).append(";;\n");
+    }
+    text.append("*) echo \"no sim for array task $SLURM_ARRAY_TASK_ID\" >&2; exit 1 ;;\n");
+    text.append("esac\n");
+    return text.append(body(command)).toString();
+  }
+
+  private static String header() {
+    return "#!/bin/sh\n# Written by Cascade's slurm launcher; each task runs its own sim.\nset -e\n";
+  }
+
+  private static String body(List<String> command) {
+    StringBuilder text = new StringBuilder();
     text.append("mkdir -p \"$sim_dir\" \"$(dirname \"$sim_output\")\"\n");
     text.append("cd \"$sim_dir\"\n");
     text.append("exec");

@@ -148,11 +148,23 @@ public final class SlurmLauncher implements Launcher {
     Path folder = runFolder.resolve(first.simId());
     Path script;
     try {
-      script = SlurmJobFiles.write(folder, launches);
+      boolean fetch = settings.traces() == SlurmLauncherSettings.TraceAccess.FETCH;
+      script =
+          SlurmJobFiles.write(
+              folder,
+              launches.stream().map(launch -> SlurmTask.of(launch, settings)).toList(),
+              first.command(),
+              fetch);
     } catch (IOException e) {
       throw new LaunchException("cannot write the job's files in " + folder + ": " + e, false, e);
     }
-    Path output = settings.jobOutputDir() != null ? settings.jobOutputDir() : runFolder;
+    // With fetch, the nodes see none of this disk: Slurm's own output goes to their /tmp.
+    Path output =
+        settings.jobOutputDir() != null
+            ? settings.jobOutputDir()
+            : settings.traces() == SlurmLauncherSettings.TraceAccess.FETCH
+                ? Path.of("/tmp")
+                : runFolder;
     try {
       java.nio.file.Files.createDirectories(output);
     } catch (IOException e) {
@@ -180,8 +192,12 @@ public final class SlurmLauncher implements Launcher {
     command.add("--parsable");
     command.add("--job-name=cascade-" + first.runId() + "-" + first.contract().gpuConfig());
     command.add("--array=0-" + (tasks - 1));
-    command.add("--chdir=" + folder);
-    command.add("--output=" + output.resolve("%A_%a.out"));
+    command.add(
+        "--chdir="
+            + (settings.traces() == SlurmLauncherSettings.TraceAccess.FETCH
+                ? Path.of("/tmp")
+                : folder));
+    command.add("--output=" + output.resolve("cascade-%A_%a.out"));
     command.add("--no-requeue");
     command.add("--cpus-per-task=" + settings.cpusPerSim());
     option(command, "--partition=", settings.partition());

@@ -29,6 +29,10 @@ import java.util.Optional;
  * @param slurmConf the {@code slurm.conf} the commands use ({@code CASCADE_SLURM_CONF}, passed as
  *     {@code SLURM_CONF}); null: Slurm's own lookup
  * @param commandTimeout how long one Slurm command may take (30 s)
+ * @param traces how sims reach their trace ({@code CASCADE_SLURM_TRACES}, {@code shared} or {@code
+ *     fetch}; shared)
+ * @param nodeScratch in {@code fetch} mode, the node-local folder sims work in and traces are
+ *     cached in ({@code CASCADE_SLURM_SCRATCH}, {@code /tmp/cascade-slurm})
  */
 public record SlurmLauncherSettings(
     String partition,
@@ -40,7 +44,20 @@ public record SlurmLauncherSettings(
     List<String> extraArguments,
     Path jobOutputDir,
     Path slurmConf,
-    Duration commandTimeout) {
+    Duration commandTimeout,
+    TraceAccess traces,
+    Path nodeScratch) {
+
+  /** How sims on the nodes reach their trace. */
+  public enum TraceAccess {
+    /** The data dir is mounted at the same path on the nodes (NFS, Lustre): read in place. */
+    SHARED,
+    /**
+     * The nodes do not see the app's disk: the sim agent downloads the trace from the app into the
+     * node's scratch, once per node and trace content, and the sim works there.
+     */
+    FETCH
+  }
 
   public SlurmLauncherSettings {
     partition = word("partition", partition);
@@ -52,6 +69,12 @@ public record SlurmLauncherSettings(
       throw new IllegalArgumentException("cpusPerSim must be 1 to 1024; got " + cpusPerSim);
     }
     extraArguments = List.copyOf(extraArguments);
+    Objects.requireNonNull(traces, "traces");
+    Objects.requireNonNull(nodeScratch, "nodeScratch");
+    if (!nodeScratch.isAbsolute()) {
+      throw new IllegalArgumentException(
+          "the node scratch folder must be an absolute path; got \"" + nodeScratch + "\"");
+    }
     Objects.requireNonNull(commandTimeout, "commandTimeout");
     if (commandTimeout.isNegative() || commandTimeout.isZero()) {
       throw new IllegalArgumentException("commandTimeout must be positive; got " + commandTimeout);
@@ -61,7 +84,18 @@ public record SlurmLauncherSettings(
   /** The cluster's defaults for everything, one CPU per sim, 30 s per command. */
   public static SlurmLauncherSettings defaults() {
     return new SlurmLauncherSettings(
-        "", "", "", "", "", 1, List.of(), null, null, Duration.ofSeconds(30));
+        "",
+        "",
+        "",
+        "",
+        "",
+        1,
+        List.of(),
+        null,
+        null,
+        Duration.ofSeconds(30),
+        TraceAccess.SHARED,
+        Path.of("/tmp/cascade-slurm"));
   }
 
   /** The defaults with the {@code CASCADE_SLURM_*} variables that are set. */
@@ -100,6 +134,12 @@ public record SlurmLauncherSettings(
     if ((value = get(environment, "CASCADE_SLURM_CONF")).isPresent()) {
       settings = settings.withSlurmConf(Path.of(value.get()));
     }
+    if ((value = get(environment, "CASCADE_SLURM_TRACES")).isPresent()) {
+      settings = settings.withTraces(traceAccess(value.get()));
+    }
+    if ((value = get(environment, "CASCADE_SLURM_SCRATCH")).isPresent()) {
+      settings = settings.withNodeScratch(Path.of(value.get()));
+    }
     return settings;
   }
 
@@ -114,7 +154,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withAccount(String account) {
@@ -128,7 +170,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withQos(String qos) {
@@ -142,7 +186,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withTimeLimit(String timeLimit) {
@@ -156,7 +202,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withMemoryPerSim(String memoryPerSim) {
@@ -170,7 +218,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withCpusPerSim(int cpusPerSim) {
@@ -184,10 +234,13 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withExtraArguments(List<String> extraArguments) {
+    List<String> words = extraArguments.stream().filter(a -> !a.isBlank()).toList();
     return new SlurmLauncherSettings(
         partition,
         account,
@@ -195,10 +248,12 @@ public record SlurmLauncherSettings(
         timeLimit,
         memoryPerSim,
         cpusPerSim,
-        extraArguments.stream().filter(a -> !a.isBlank()).toList(),
+        words,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withJobOutputDir(Path jobOutputDir) {
@@ -212,7 +267,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withSlurmConf(Path slurmConf) {
@@ -226,7 +283,9 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   public SlurmLauncherSettings withCommandTimeout(Duration commandTimeout) {
@@ -240,11 +299,56 @@ public record SlurmLauncherSettings(
         extraArguments,
         jobOutputDir,
         slurmConf,
-        commandTimeout);
+        commandTimeout,
+        traces,
+        nodeScratch);
+  }
+
+  public SlurmLauncherSettings withTraces(TraceAccess traces) {
+    return new SlurmLauncherSettings(
+        partition,
+        account,
+        qos,
+        timeLimit,
+        memoryPerSim,
+        cpusPerSim,
+        extraArguments,
+        jobOutputDir,
+        slurmConf,
+        commandTimeout,
+        traces,
+        nodeScratch);
+  }
+
+  public SlurmLauncherSettings withNodeScratch(Path nodeScratch) {
+    return new SlurmLauncherSettings(
+        partition,
+        account,
+        qos,
+        timeLimit,
+        memoryPerSim,
+        cpusPerSim,
+        extraArguments,
+        jobOutputDir,
+        slurmConf,
+        commandTimeout,
+        traces,
+        nodeScratch);
   }
 
   private static Optional<String> get(Map<String, String> environment, String name) {
     return Optional.ofNullable(environment.get(name)).map(String::strip).filter(v -> !v.isEmpty());
+  }
+
+  /** {@code shared} or {@code fetch}; the error names the accepted values. */
+  public static TraceAccess traceAccess(String value) {
+    return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "shared" -> TraceAccess.SHARED;
+      case "fetch" -> TraceAccess.FETCH;
+      default ->
+          throw new IllegalArgumentException(
+              "the Slurm trace access must be shared or fetch; got \"" + value + "\"");
+    };
   }
 
   /** A value that goes into one {@code sbatch} option: no spaces, so it stays one argument. */

@@ -86,6 +86,7 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new OutputRoutes(runs, engine.results(), engine.catalog(), auth)
                   .register(config.routes);
+              new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);
             });
