@@ -121,7 +121,7 @@ final class BatchLauncherTest {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
     launcher.statuses.put(
-        sim.launcherRef(), LauncherStatus.ended("Slurm state OUT_OF_MEMORY (OutOfMemory)"));
+        sim.launcherRef(), LauncherStatus.killed("Slurm state OUT_OF_MEMORY (OutOfMemory)"));
 
     engine.checkLauncherStatus();
     assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.RUNNING);
@@ -141,12 +141,23 @@ final class BatchLauncherTest {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "cancelled", 143, 0));
     launcher.statuses.put(
-        sim.launcherRef(), LauncherStatus.ended("Slurm state TIMEOUT (TimeLimit)"));
+        sim.launcherRef(), LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
 
     engine.checkLauncherStatus();
 
     assertThat(engine.runs().sim(sim.id()).error())
         .isEqualTo("Slurm state TIMEOUT (TimeLimit); the sim reported: cancelled");
+  }
+
+  @Test
+  void simThatReportedItsOwnFailure_keepsItsErrorWhenTheTaskJustEnded() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "deadlock", 1, 0));
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.ended("Slurm state CANCELLED"));
+
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).error()).isEqualTo("deadlock");
   }
 
   /** Takes batches, answers statuses from a map, starts nothing. */

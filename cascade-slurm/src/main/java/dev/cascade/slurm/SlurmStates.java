@@ -19,6 +19,10 @@ final class SlurmStates {
   static final Set<String> RUNNING =
       Set.of("RUNNING", "COMPLETING", "SUSPENDED", "STOPPED", "SIGNALING", "STAGE_OUT", "RESIZING");
 
+  /** Ends that Slurm imposed on a task, which the sim may have seen only as a SIGTERM. */
+  static final Set<String> KILLED =
+      Set.of("TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "DEADLINE", "BOOT_FAIL");
+
   private SlurmStates() {}
 
   /** The status for a Slurm state and reason ({@code PENDING}, {@code Priority}). */
@@ -31,6 +35,9 @@ final class SlurmStates {
     }
     if (RUNNING.contains(name)) {
       return LauncherStatus.running(detail);
+    }
+    if (KILLED.contains(name)) {
+      return LauncherStatus.killed(detail);
     }
     return LauncherStatus.ended(detail);
   }

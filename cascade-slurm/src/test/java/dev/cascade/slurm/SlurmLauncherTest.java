@@ -135,10 +135,10 @@ final class SlurmLauncherTest {
         .isEqualTo(LauncherStatus.queued("Slurm state PENDING (Priority)"));
     assertThat(statuses.get("7_1")).isEqualTo(LauncherStatus.running("Slurm state RUNNING"));
     assertThat(statuses.get("7_2"))
-        .isEqualTo(LauncherStatus.ended("Slurm state TIMEOUT (TimeLimit)"));
+        .isEqualTo(LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
     assertThat(statuses.get("8").phase()).isEqualTo(LauncherStatus.Phase.ENDED);
     assertThat(statuses.get("9_0")).isEqualTo(LauncherStatus.ended("Slurm state CANCELLED by 0"));
-    assertThat(statuses.get("9_1").phase()).isEqualTo(LauncherStatus.Phase.ENDED);
+    assertThat(statuses.get("9_1").phase()).isEqualTo(LauncherStatus.Phase.KILLED);
   }
 
   @Test

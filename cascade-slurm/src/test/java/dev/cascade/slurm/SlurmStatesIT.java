@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,9 +32,27 @@ final class SlurmStatesIT {
   @TempDir Path dir;
   private SlurmLauncherSettings settings;
 
+  /** Every task a test submitted, cancelled after it whatever happened: none is left behind. */
+  private final List<String> submitted = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @BeforeEach
   void cluster() {
     settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @AfterEach
+  void cancelWhatIsLeft() {
+    if (settings != null) {
+      SlurmLauncher cleaner = new SlurmLauncher(settings);
+      submitted.forEach(cleaner::stop);
+    }
+  }
+
+  private List<String> refsOf(TestApp app, Run run) {
+    List<String> refs =
+        app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+    submitted.addAll(refs);
+    return refs;
   }
 
   @Test
@@ -47,8 +66,7 @@ final class SlurmStatesIT {
               () ->
                   app.cascade.runs().get(run.id()).sims().stream()
                       .allMatch(sim -> sim.state() == SimState.RUNNING));
-      List<String> refs =
-          app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+      List<String> refs = refsOf(app, run);
       assertThat(launcher.status(refs).values())
           .extracting(LauncherStatus::phase)
           .containsOnly(LauncherStatus.Phase.RUNNING);
@@ -92,8 +110,7 @@ final class SlurmStatesIT {
               () ->
                   app.cascade.runs().get(run.id()).sims().stream()
                       .allMatch(sim -> sim.launcherRef() != null));
-      List<String> refs =
-          app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+      List<String> refs = refsOf(app, run);
 
       // Ten times the heartbeat timeout fails a silent sim; a held one is not silent, it waits.
       Thread.sleep(Duration.ofSeconds(13));
@@ -146,7 +163,7 @@ final class SlurmStatesIT {
           .atMost(WAIT)
           .until(
               () -> app.cascade.runs().get(run.id()).sims().getFirst().state() == SimState.RUNNING);
-      long startedAt = System.nanoTime();
+      refsOf(app, run);
 
       // Slurm enforces limits every 30 s or so: the minute is up within 90 s of the start. The
       // agent gets Slurm's SIGTERM and reports itself cancelled; Slurm's TIMEOUT goes in front.

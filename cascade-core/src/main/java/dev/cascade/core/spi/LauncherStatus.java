@@ -28,7 +28,13 @@ public record LauncherStatus(Phase phase, String detail) {
      * Over, as far as the launcher knows: a sim that has not reported its end by then never will,
      * and fails with the detail as its error.
      */
-    ENDED
+    ENDED,
+    /**
+     * Ended by the launcher's system rather than by the sim (a time limit, out of memory, a node
+     * lost, preemption): as {@link #ENDED}, and a sim that reported its own failure on the way (the
+     * SIGTERM before the kill) gets the detail in front of its error, so users see why.
+     */
+    KILLED
   }
 
   public static LauncherStatus queued(String detail) {
@@ -41,5 +47,9 @@ public record LauncherStatus(Phase phase, String detail) {
 
   public static LauncherStatus ended(String detail) {
     return new LauncherStatus(Phase.ENDED, detail);
+  }
+
+  public static LauncherStatus killed(String detail) {
+    return new LauncherStatus(Phase.KILLED, detail);
   }
 }

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * task ended without the sim's final report becomes {@code failed} with the launcher's words as its
  * error. An end must be seen on two polls in a row, so that a final report on its way wins. A sim
  * that failed by itself in the last minutes because its task was ended from outside (a Slurm time
- * limit sends SIGTERM, and the sim reports {@code cancelled}) gets the launcher's words in front of
- * its error, so users see why.
+ * limit sends SIGTERM, and the sim reports {@code cancelled}: {@link LauncherStatus.Phase#KILLED})
+ * gets the launcher's words in front of its error, so users see why.
  */
 public final class LauncherStatusCheck implements Runnable {
 
@@ -51,9 +51,6 @@ public final class LauncherStatusCheck implements Runnable {
   /** How long after its end a failed sim's error may still get its launcher's reason. */
   private static final Duration EXPLAIN_WITHIN = Duration.ofMinutes(3);
 
-  /** Slurm's word for an end that is the sim's own doing, which explains nothing more. */
-  private static final List<String> OWN_ENDS = List.of("COMPLETED", "FAILED");
-
   @Override
   public void run() {
     pollLive();
@@ -77,13 +74,14 @@ public final class LauncherStatusCheck implements Runnable {
         launcher.status(failed.stream().map(Sim::launcherRef).distinct().toList());
     for (Sim sim : failed) {
       LauncherStatus status = statuses.get(sim.launcherRef());
-      if (status == null || status.phase() != LauncherStatus.Phase.ENDED) {
+      if (status == null
+          || status.phase() == LauncherStatus.Phase.QUEUED
+          || status.phase() == LauncherStatus.Phase.RUNNING) {
         continue;
       }
       explained.add(sim.id());
       String error = sim.error() == null ? "" : sim.error();
-      boolean ownEnd = OWN_ENDS.stream().anyMatch(end -> status.detail().contains(" " + end));
-      if (!ownEnd && !error.contains(status.detail())) {
+      if (status.phase() == LauncherStatus.Phase.KILLED && !error.contains(status.detail())) {
         String fuller = status.detail() + (error.isEmpty() ? "" : "; the sim reported: " + error);
         sims.amendError(sim.id(), fuller);
         log.warn("sim {} failed: {}", sim.id(), fuller);
