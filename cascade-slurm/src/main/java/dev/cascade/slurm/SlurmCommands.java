@@ -50,6 +50,9 @@ class SlurmCommands {
             null);
       }
       String error = err.join().strip();
+      if (error.isEmpty() && process.exitValue() != 0) {
+        error = out.join().strip(); // scontrol ping says DOWN on its standard output
+      }
       if (process.exitValue() != 0) {
         throw new SlurmException(
             command.getFirst()
