@@ -139,6 +139,8 @@ final class BatchLauncherTest {
   @Test
   void simThatReportedItsOwnFailure_getsAnOutsideEndInFrontOfItsError() {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    engine.checkLauncherStatus();
     engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "cancelled", 143, 0));
     launcher.statuses.put(
         sim.launcherRef(), LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
@@ -152,6 +154,8 @@ final class BatchLauncherTest {
   @Test
   void simThatReportedItsOwnFailure_keepsItsErrorWhenTheTaskJustEnded() {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    engine.checkLauncherStatus();
     engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "deadlock", 1, 0));
     launcher.statuses.put(sim.launcherRef(), LauncherStatus.ended("Slurm state CANCELLED"));
 

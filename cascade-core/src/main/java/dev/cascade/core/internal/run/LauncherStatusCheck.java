@@ -51,10 +51,15 @@ public final class LauncherStatusCheck implements Runnable {
   /** How long after its end a failed sim's error may still get its launcher's reason. */
   private static final Duration EXPLAIN_WITHIN = Duration.ofMinutes(3);
 
+  /** Set once the launcher answered anything: launchers that know nothing cost no more reads. */
+  private volatile boolean launcherAnswers;
+
   @Override
   public void run() {
     pollLive();
-    explainRecentFailures();
+    if (launcherAnswers) {
+      explainRecentFailures();
+    }
   }
 
   private void explainRecentFailures() {
@@ -103,6 +108,9 @@ public final class LauncherStatusCheck implements Runnable {
     }
     Map<String, LauncherStatus> statuses =
         launcher.status(live.stream().map(Sim::launcherRef).distinct().toList());
+    if (!statuses.isEmpty()) {
+      launcherAnswers = true;
+    }
     for (Sim sim : live) {
       LauncherStatus status = statuses.get(sim.launcherRef());
       if (status == null || status.phase() == LauncherStatus.Phase.RUNNING) {
