@@ -224,6 +224,7 @@ public final class SimAgentMain {
     }
 
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env);
+    env = TraceFetch.prepare(env, log); // fetch mode: the trace into the node's cache first
     String simId = contract.simId();
     if (spool == null) {
       spool =

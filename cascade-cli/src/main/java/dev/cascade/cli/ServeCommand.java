@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -62,8 +63,18 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--sims",
       paramLabel = "LAUNCHER",
-      description = "Where sims run: local or sail (default ${DEFAULT-VALUE}).")
+      description = "Where sims run: local, sail or slurm (default ${DEFAULT-VALUE}).")
   String sims = "local";
+
+  @Option(
+      names = "--public-url",
+      paramLabel = "URL",
+      description =
+          "The URL sims reach the app at (CASCADE_MAIN_URL), e.g. the login node's routable"
+              + " address with --bind; default: the server's own URL.")
+  String publicUrl;
+
+  @Mixin SlurmOptions slurm = new SlurmOptions();
 
   @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
   boolean noS3;
@@ -114,8 +125,12 @@ final class ServeCommand implements Callable<Integer> {
                       ? null
                       : new TraceUploads(
                           s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
-      Cascade cascade =
-          AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
+      CascadeSettings.Builder builder =
+          slurm.apply(
+              AppSetup.cascade(environment, data, sims, simCommand, serverSettings),
+              sims,
+              environment);
+      Cascade cascade = (publicUrl != null ? builder.mainUrl(publicUrl) : builder).build();
       List<String> seeded = AppSetup.seedIfNew(data);
       cascade.start();
       running.add(0, cascade);

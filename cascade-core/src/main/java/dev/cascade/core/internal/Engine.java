@@ -9,7 +9,9 @@ import dev.cascade.core.internal.results.HardwareUploads;
 import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatCheck;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
+import dev.cascade.core.internal.run.LauncherStatusCheck;
 import dev.cascade.core.internal.run.Launches;
+import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimMoves;
@@ -49,6 +51,8 @@ public final class Engine implements AutoCloseable {
   private SimReports reports;
   private Launches launches;
   private HeartbeatCheck heartbeatCheck;
+  private final QueuedSims queued = new QueuedSims();
+  private LauncherStatusCheck launcherStatusCheck;
   private Results results;
   private HardwareUploads hardware;
 
@@ -113,7 +117,8 @@ public final class Engine implements AutoCloseable {
         new RunService(
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
     reports = new SimReports(database, sims, moves, outputs, launches);
-    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock);
+    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock, queued);
+    launcherStatusCheck = new LauncherStatusCheck(settings.launcher(), sims, moves, queued, clock);
     results =
         new ResultsComparer(
             database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()));
@@ -130,6 +135,8 @@ public final class Engine implements AutoCloseable {
     runs.launchPending();
     if (!settings.monitorInterval().isZero()) {
       toClose.add(0, new HeartbeatMonitor(heartbeatCheck, settings.monitorInterval()));
+      // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
+      toClose.add(0, new HeartbeatMonitor(launcherStatusCheck, settings.monitorInterval()));
     }
     log.info(
         "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
@@ -184,6 +191,16 @@ public final class Engine implements AutoCloseable {
   /** One pass of the heartbeat monitor, for tests that turned the background one off. */
   public void checkHeartbeats() {
     heartbeatCheck.run();
+  }
+
+  /** One poll of the launcher's own view of launched sims, for tests. */
+  public void checkLauncherStatus() {
+    launcherStatusCheck.run();
+  }
+
+  /** Sims waiting in their launcher's queue, with the launcher's reason. */
+  public QueuedSims queued() {
+    return queued;
   }
 
   /** The most launch calls that were ever in flight at once. */

@@ -244,7 +244,10 @@ export function renderRun(main, runId) {
       since(card.heartbeat, sim.last_heartbeat_at, (s) => `Last heartbeat ${duration(s)} ago`);
     } else {
       delete card.heartbeat.dataset.since;
-      setText(card.heartbeat, sim.state === 'pending' ? 'Waiting to launch' : 'No heartbeat yet');
+      setText(
+        card.heartbeat,
+        sim.queued_reason ? `Queued: ${sim.queued_reason}` : sim.state === 'pending' ? 'Waiting to launch' : 'No heartbeat yet',
+      );
     }
     card.heartbeat.classList.toggle('warn', sim.state === 'lost');
 

@@ -73,7 +73,8 @@ public final class HttpApi implements AutoCloseable {
               new OpsRoutes(runs, engine::writeFault, metrics, auth).register(config.routes);
               new UploadRoutes(settings.uploads(), auth).register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
-              new RunRoutes(runs, auth, clock, settings.maxJsonBytes()).register(config.routes);
+              new RunRoutes(runs, auth, clock, settings.maxJsonBytes(), engine.queued())
+                  .register(config.routes);
               events.register(config.routes);
               new SimRoutes(
                       runs,
@@ -88,6 +89,7 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new HardwareRoutes(runs, engine.results(), engine.hardware(), auth)
                   .register(config.routes);
+              new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);
             });

@@ -202,6 +202,28 @@ final class OpenApiPaths {
         .params(SIM_ID, param("path", "seq", true, "The chunk's place, from 0", integer()))
         .body(content("application/octet-stream", map("type", "string", "format", "binary")))
         .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 413, 422);
+    op(
+            "get",
+            "/api/sims/{id}/trace",
+            "getSimTraceManifest",
+            "The sim's trace for nodes without the app's disk: its files with size and SHA-256,"
+                + " and a content hash over them, the key of the node's cache")
+        .security(SIM)
+        .params(SIM_ID)
+        .answers(ok(json(map("type", "object"))), 401, 403, 404);
+    op("get", "/api/sims/{id}/trace/file", "getSimTraceFile", "One file of the sim's trace")
+        .security(SIM)
+        .params(
+            SIM_ID,
+            param(
+                "query", "path", true, "The file, as the manifest lists it", map("type", "string")))
+        .answers(
+            ok(content("application/octet-stream", map("type", "string", "format", "binary"))),
+            400,
+            401,
+            403,
+            404,
+            422);
   }
 
   // --- building blocks ------------------------------------------------------------------------

@@ -113,7 +113,12 @@ final class ResourceSchemas {
             "log_outcome",
             nullable(string("complete, not_final, failed, incomplete")),
             "heartbeat_age_s",
-            nullable(number("Seconds since the last heartbeat"))));
+            nullable(number("Seconds since the last heartbeat")),
+            "queued_reason",
+            nullable(
+                string(
+                    "Why a launched sim still waits in its launcher's queue (Slurm's state and"
+                        + " reason); null when it does not. In run responses only"))));
     // A run and its summary share their fields; the run lists its sims, the summary counts them.
     Map<String, Object> runFields =
         map(

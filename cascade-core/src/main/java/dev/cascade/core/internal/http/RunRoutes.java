@@ -5,6 +5,7 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Runs;
+import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -19,8 +20,10 @@ final class RunRoutes {
   private final Auth auth;
   private final Clock clock;
   private final int maxJsonBytes;
+  private final QueuedSims queued;
 
-  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes) {
+  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+    this.queued = queued;
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;
@@ -56,7 +59,7 @@ final class RunRoutes {
     }
     Run run = runs.create(traceId, entries);
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
+    Json.send(ctx, 201, QueuedReasons.add(ApiJson.writeRun(run, clock.instant()), queued));
   }
 
   /**
@@ -77,10 +80,18 @@ final class RunRoutes {
   }
 
   private void get(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()));
+    Json.send(
+        ctx,
+        200,
+        QueuedReasons.add(
+            ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()), queued));
   }
 
   private void cancel(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()));
+    Json.send(
+        ctx,
+        200,
+        QueuedReasons.add(
+            ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()), queued));
   }
 }

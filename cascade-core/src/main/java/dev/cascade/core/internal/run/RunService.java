@@ -107,7 +107,7 @@ public final class RunService implements Runs {
         });
     events.committed();
     log.info("run {} created: trace {}, {} sims", runId, traceId, pending.size());
-    pending.forEach(sim -> submit(sim, request));
+    submitByEntry(pending, request);
     return get(runId);
   }
 
@@ -235,17 +235,25 @@ public final class RunService implements Runs {
             }
             return;
           }
-          runSims.forEach(sim -> submit(sim, request));
+          submitByEntry(runSims, request);
         });
   }
 
-  private void submit(Sim sim, RunRequestValidator.Validated request) {
-    GpuConfig config =
-        request.configs().entrySet().stream()
-            .filter(entry -> entry.getKey().gpuConfig().equals(sim.gpuConfig()))
-            .findFirst()
-            .orElseThrow()
-            .getValue();
-    launches.submit(sim, request.trace().id(), traces.folderOf(request.trace().id()), config);
+  /** Queues a run's sims for launch, each run entry's together (one job array on Slurm). */
+  private void submitByEntry(List<Sim> runSims, RunRequestValidator.Validated request) {
+    Map<String, List<Sim>> byConfig = new LinkedHashMap<>();
+    runSims.forEach(
+        sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
+    byConfig.forEach(
+        (gpuConfig, entrySims) -> {
+          GpuConfig config =
+              request.configs().entrySet().stream()
+                  .filter(entry -> entry.getKey().gpuConfig().equals(gpuConfig))
+                  .findFirst()
+                  .orElseThrow()
+                  .getValue();
+          String traceId = request.trace().id();
+          launches.submitAll(entrySims, traceId, traces.folderOf(traceId), config);
+        });
   }
 }

@@ -127,7 +127,11 @@ final class OpenApiIT {
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
-    written.put("Sim", ApiJson.writeSim(JsonSamples.runningSim(), JsonSamples.T0));
+    // A sim as run responses show it: the mapping's fields and the app's queued_reason.
+    Map<String, Object> sim =
+        new LinkedHashMap<>(ApiJson.writeSim(JsonSamples.runningSim(), JsonSamples.T0));
+    sim.put("queued_reason", null);
+    written.put("Sim", sim);
     written.put("KernelResult", ResultsJson.writeKernel(JsonSamples.kernel(), 1980.0));
     written.put(
         "SimKernels",
