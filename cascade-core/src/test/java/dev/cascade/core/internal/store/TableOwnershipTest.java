@@ -36,7 +36,8 @@ final class TableOwnershipTest {
           "sims", "SimRepository.java",
           "chunks", "ChunkRepository.java",
           "sim_kernels", "KernelRepository.java",
-          "events", "EventRepository.java");
+          "events", "EventRepository.java",
+          "sim_tokens", "SimTokenRepository.java");
 
   /** A statement naming a table: {@code FROM sims}, {@code JOIN sims}, {@code INTO}, ... */
   private static final Pattern TABLE_IN_SQL =
