@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * complete. The trace store treats all of these as an upload at work, never as trace files. Object
  * metadata goes into extended attributes where the file system has them. Requests must be signed
  * with the {@link S3Credentials} (AWS Signature V4, or V2; unsigned ones are always refused, see
- * {@link PrivateBlobStore}); clients use path-style addressing.
+ * {@link PrivateBlobStore}); clients use path-style addressing. A key the file system cannot hold
+ * (a part over 170 bytes) is refused with S3's {@code KeyTooLongError} ({@link KeyLengthLimits}).
  *
  * <pre>{@code
  * try (EmbeddedS3 s3 = EmbeddedS3.builder()
@@ -112,7 +113,9 @@ public final class EmbeddedS3 implements AutoCloseable {
       }
       S3Proxy server =
           S3Proxy.builder()
-              .blobStore(new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString())))
+              .blobStore(
+                  new KeyLengthLimits(
+                      new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString()))))
               .endpoint(URI.create("http://" + uriHost(bind) + ":" + port))
               .awsAuthentication(
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())
