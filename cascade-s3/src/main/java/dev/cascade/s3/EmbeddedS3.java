@@ -2,6 +2,7 @@ package dev.cascade.s3;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.ListenAddress;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.URI;
@@ -57,7 +58,7 @@ public final class EmbeddedS3 implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedS3.class);
 
   private final Path dataDir;
-  private final String bind;
+  private final ListenAddress bind;
   private final int port;
   private final S3Credentials credentials;
   private final Duration stopTimeout;
@@ -116,7 +117,7 @@ public final class EmbeddedS3 implements AutoCloseable {
               .blobStore(
                   new KeyLengthLimits(
                       new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString()))))
-              .endpoint(URI.create("http://" + uriHost(bind) + ":" + port))
+              .endpoint(URI.create("http://" + bind.literalInUrl() + ":" + port))
               .awsAuthentication(
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())
               .stopTimeout(stopTimeout.toMillis())
@@ -128,7 +129,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         throw startFailure(e);
       }
       proxy = server;
-      endpoint = URI.create("http://" + uriHost(clientHost(bind)) + ":" + server.getPort());
+      endpoint = URI.create("http://" + bind.clientHost() + ":" + server.getPort());
       log.info(
           "S3 endpoint at {} (listening on {}), bucket \"{}\", objects in {}",
           endpoint,
@@ -160,9 +161,9 @@ public final class EmbeddedS3 implements AutoCloseable {
     }
   }
 
-  /** The address listened on ({@code 127.0.0.1} by default). */
+  /** The address listened on ({@code 127.0.0.1} by default), in its usual form. */
   public String bind() {
-    return bind;
+    return bind.literal();
   }
 
   /** {@value #BUCKET}: the bucket created at start. */
@@ -234,24 +235,10 @@ public final class EmbeddedS3 implements AutoCloseable {
     }
   }
 
-  /** The host clients use for {@code bind}: loopback for a wildcard address. */
-  private static String clientHost(String bind) {
-    return switch (bind) {
-      case "0.0.0.0" -> "127.0.0.1";
-      case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
-      default -> bind;
-    };
-  }
-
-  /** {@code host} as it appears in a URL: IPv6 literals in brackets. */
-  private static String uriHost(String host) {
-    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-  }
-
   /** Builds an {@link EmbeddedS3}; only {@code dataDir} is required. */
   public static final class Builder {
     private Path dataDir;
-    private String bind = DEFAULT_BIND;
+    private ListenAddress bind = ListenAddress.parse(DEFAULT_BIND);
     private int port = DEFAULT_PORT;
     private S3Credentials credentials;
     private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
@@ -264,14 +251,14 @@ public final class EmbeddedS3 implements AutoCloseable {
       return this;
     }
 
-    /** The address to listen on; {@code 127.0.0.1} by default. */
+    /**
+     * The address to listen on; {@code 127.0.0.1} by default. Parsed as the API server parses its
+     * own ({@link ListenAddress#parse}), so {@code 127.1} or {@code ::ffff:127.0.0.1} work alike.
+     *
+     * @throws CascadeException {@code INVALID} when it is no address
+     */
     public Builder bind(String bind) {
-      Objects.requireNonNull(bind, "bind");
-      if (bind.isBlank()) {
-        throw new IllegalArgumentException(
-            "bind must be an address to listen on, such as 127.0.0.1; got a blank one");
-      }
-      this.bind = bind.strip();
+      this.bind = ListenAddress.parse(Objects.requireNonNull(bind, "bind"));
       return this;
     }
 
