@@ -9,8 +9,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
@@ -32,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * with the {@link S3Credentials} (AWS Signature V4, or V2; unsigned ones are always refused, see
  * {@link PrivateBlobStore}); clients use path-style addressing. A key the file system cannot hold
  * (a part over 170 bytes) is refused with S3's {@code KeyTooLongError} ({@link KeyLengthLimits}).
+ * What abandoned uploads leave is removed after a day unchanged, at start and hourly ({@link
+ * StaleUploads}).
  *
  * <pre>{@code
  * try (EmbeddedS3 s3 = EmbeddedS3.builder()
@@ -52,6 +58,11 @@ public final class EmbeddedS3 implements AutoCloseable {
   public static final String DEFAULT_BIND = "127.0.0.1";
   public static final int DEFAULT_PORT = 9000;
 
+  /** How long an abandoned upload's files stay before they are removed ({@link StaleUploads}). */
+  public static final Duration DEFAULT_STALE_UPLOAD_AGE = Duration.ofDays(1);
+
+  private static final Duration SWEEP_INTERVAL = Duration.ofHours(1);
+
   /** How long {@link #close()} lets requests in flight finish. */
   public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
 
@@ -62,9 +73,11 @@ public final class EmbeddedS3 implements AutoCloseable {
   private final int port;
   private final S3Credentials credentials;
   private final Duration stopTimeout;
+  private final Duration staleUploadAge;
   private final Object lock = new Object();
   // Guarded by lock.
   private S3Proxy proxy;
+  private ScheduledExecutorService sweeper;
   private URI endpoint;
   private boolean started;
   private boolean closed;
@@ -75,6 +88,7 @@ public final class EmbeddedS3 implements AutoCloseable {
     this.port = builder.port;
     this.credentials = builder.credentials != null ? builder.credentials : S3Credentials.generate();
     this.stopTimeout = builder.stopTimeout;
+    this.staleUploadAge = builder.staleUploadAge;
   }
 
   public static Builder builder() {
@@ -129,6 +143,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         throw startFailure(e);
       }
       proxy = server;
+      sweeper = startSweeping(root.resolve(BUCKET));
       endpoint = URI.create("http://" + bind.clientHost() + ":" + server.getPort());
       log.info(
           "S3 endpoint at {} (listening on {}), bucket \"{}\", objects in {}",
@@ -192,11 +207,31 @@ public final class EmbeddedS3 implements AutoCloseable {
       closed = true;
       server = proxy;
       proxy = null;
+      if (sweeper != null) {
+        sweeper.shutdownNow();
+        sweeper = null;
+      }
     }
     if (server != null) {
       stopQuietly(server);
       log.info("S3 endpoint stopped");
     }
+  }
+
+  /**
+   * Removes abandoned uploads older than the stale age now, then every hour, on a daemon thread.
+   */
+  private ScheduledExecutorService startSweeping(Path bucket) {
+    StaleUploads.sweep(bucket, Instant.now().minus(staleUploadAge));
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("cascade-s3-sweeper").factory());
+    scheduler.scheduleWithFixedDelay(
+        () -> StaleUploads.sweep(bucket, Instant.now().minus(staleUploadAge)),
+        SWEEP_INTERVAL.toMillis(),
+        SWEEP_INTERVAL.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return scheduler;
   }
 
   private void requireRunning() {
@@ -242,8 +277,24 @@ public final class EmbeddedS3 implements AutoCloseable {
     private int port = DEFAULT_PORT;
     private S3Credentials credentials;
     private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+    private Duration staleUploadAge = DEFAULT_STALE_UPLOAD_AGE;
 
     private Builder() {}
+
+    /**
+     * How long the files of an abandoned upload (a multipart upload never completed, an object
+     * never renamed into place) may go unchanged before they are removed; a day by default. Checked
+     * at start and every hour.
+     */
+    public Builder staleUploadAge(Duration staleUploadAge) {
+      Objects.requireNonNull(staleUploadAge, "staleUploadAge");
+      if (staleUploadAge.isNegative() || staleUploadAge.isZero()) {
+        throw new IllegalArgumentException(
+            "staleUploadAge must be positive; got " + staleUploadAge);
+      }
+      this.staleUploadAge = staleUploadAge;
+      return this;
+    }
 
     /** {@code $CASCADE_DATA_DIR}: objects go to {@code <dataDir>/s3/<bucket>/<key>}. */
     public Builder dataDir(Path dataDir) {
