@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
  * metadata goes into extended attributes where the file system has them. Requests must be signed
  * with the {@link S3Credentials} (AWS Signature V4, or V2; unsigned ones are always refused, see
  * {@link PrivateBlobStore}); clients use path-style addressing. A key the file system cannot hold
- * (a part over 170 bytes) is refused with S3's {@code KeyTooLongError} ({@link KeyLengthLimits}).
- * What abandoned uploads leave is removed after a day unchanged, at start and hourly ({@link
- * StaleUploads}).
+ * (a part over 170 bytes; a {@code .}, {@code ..} or empty part; a file where a folder of other
+ * keys is) is refused with a 400 S3 error, never a 500 ({@link StorableKeys}). What abandoned
+ * uploads leave is removed after a day unchanged, at start and hourly ({@link StaleUploads}).
  *
  * <pre>{@code
  * try (EmbeddedS3 s3 = EmbeddedS3.builder()
@@ -129,8 +129,8 @@ public final class EmbeddedS3 implements AutoCloseable {
       S3Proxy server =
           S3Proxy.builder()
               .blobStore(
-                  new KeyLengthLimits(
-                      new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString()))))
+                  new StorableKeys(
+                      new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString())), root))
               .endpoint(URI.create("http://" + bind.literalInUrl() + ":" + port))
               .awsAuthentication(
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())

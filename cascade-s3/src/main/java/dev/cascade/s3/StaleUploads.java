@@ -12,7 +12,10 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -30,8 +33,11 @@ final class StaleUploads {
 
   private static final String UUID =
       "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+  /** An entry of a multipart upload at the bucket root; group 2 is its upload id. */
   private static final Pattern MULTIPART =
-      Pattern.compile("\\.(mpus-|s3proxy-mpu-stub-)" + UUID + ".*");
+      Pattern.compile("\\.(mpus-|s3proxy-mpu-stub-)(" + UUID + ").*");
+
   private static final Pattern OBJECT_IN_FLIGHT = Pattern.compile(".+-" + UUID);
 
   private StaleUploads() {}
@@ -44,16 +50,25 @@ final class StaleUploads {
     if (!Files.isDirectory(bucket, LinkOption.NOFOLLOW_LINKS)) {
       return 0;
     }
-    int deleted = 0;
+    // An upload's entries (its parts' tree, its stub) go together, once none of them changed.
+    Map<String, List<Path>> uploads = new HashMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(bucket)) {
       for (Path entry : entries) {
-        if (MULTIPART.matcher(entry.getFileName().toString()).matches()
-            && !changedSince(entry, cutoff)) {
-          deleted += deleteTree(entry);
+        Matcher multipart = MULTIPART.matcher(entry.getFileName().toString());
+        if (multipart.matches()) {
+          uploads.computeIfAbsent(multipart.group(2), id -> new ArrayList<>()).add(entry);
         }
       }
     } catch (IOException e) {
       log.warn("cannot list the bucket folder \"{}\": {}", bucket, e.toString());
+    }
+    int deleted = 0;
+    for (List<Path> upload : uploads.values()) {
+      if (upload.stream().noneMatch(entry -> changedSince(entry, cutoff))) {
+        for (Path entry : upload) {
+          deleted += deleteTree(entry);
+        }
+      }
     }
     deleted += deleteObjectsInFlight(bucket, cutoff);
     if (deleted > 0) {
@@ -79,8 +94,11 @@ final class StaleUploads {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              String name = file.getFileName().toString();
+              // Hidden files are multipart stubs, which go with their upload (above).
               if (attributes.isRegularFile()
-                  && OBJECT_IN_FLIGHT.matcher(file.getFileName().toString()).matches()
+                  && !name.startsWith(".")
+                  && OBJECT_IN_FLIGHT.matcher(name).matches()
                   && attributes.lastModifiedTime().toInstant().isBefore(cutoff)) {
                 stale.add(file);
               }

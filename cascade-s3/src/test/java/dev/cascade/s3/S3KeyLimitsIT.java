@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,5 +99,36 @@ final class S3KeyLimitsIT {
     try (Stream<Path> files = Files.walk(dataDir.resolve("s3"))) {
       return files.filter(Files::isRegularFile).count();
     }
+  }
+
+  @Test
+  void keysThatAreNoPlainFilePath_are400InvalidArgument() {
+    for (String key :
+        List.of("a/../b", "a/./b", "a//b", "..", "t/x-0b7e6b4e-9d0c-4e55-9a3e-8f1f7c0d2a11")) {
+      S3Exception refused =
+          catchThrowableOfType(S3Exception.class, () -> Uploads.put(client, key, "x"));
+
+      assertThat(refused).as(key).isNotNull();
+      assertThat(refused.statusCode()).as(key).isEqualTo(400);
+      assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("InvalidArgument");
+    }
+  }
+
+  @Test
+  void aKeyThatIsAlsoAPrefixOfOthers_is400InvalidArgumentNotA500() {
+    Uploads.put(client, "accelsim-traces/t1/metadata.json", "{}");
+
+    S3Exception onFolder =
+        catchThrowableOfType(
+            S3Exception.class, () -> Uploads.put(client, "accelsim-traces/t1", "x"));
+    S3Exception underFile =
+        catchThrowableOfType(
+            S3Exception.class,
+            () -> Uploads.put(client, "accelsim-traces/t1/metadata.json/inner", "x"));
+
+    assertThat(onFolder.statusCode()).isEqualTo(400);
+    assertThat(onFolder.awsErrorDetails().errorMessage()).contains("prefix of other keys");
+    assertThat(underFile.statusCode()).isEqualTo(400);
+    assertThat(underFile.awsErrorDetails().errorMessage()).contains("needs a folder");
   }
 }
