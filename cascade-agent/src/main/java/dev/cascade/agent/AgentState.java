@@ -1,6 +1,5 @@
 package dev.cascade.agent;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -143,11 +142,5 @@ final class AgentState {
     } finally {
       lock.unlock();
     }
-  }
-
-  /** Sleeps for {@code wait} (not past {@code deadline}), or less once sending must stop. */
-  void pause(Duration wait, long deadline) throws InterruptedException {
-    long until = System.nanoTime() + wait.toNanos();
-    awaitUntil(this::fatal, Math.min(until, deadline));
   }
 }

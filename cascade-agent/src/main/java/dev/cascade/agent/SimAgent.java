@@ -271,7 +271,7 @@ final class SimAgent {
     int rounds = 0;
     try {
       while (true) {
-        if (!sender.awaitDrained(finalDeadline) || state.fatal()) {
+        if (!sender.awaitDrained(() -> finalDeadline) || state.fatal()) {
           return Report.STOPPED;
         }
         AgentJson.Reply reply;
@@ -285,7 +285,7 @@ final class SimAgent {
             return Report.STOPPED;
           }
           state.unreachable(e);
-          state.pause(backoff.next(), finalDeadline);
+          pauseBeforeRetry(backoff.next());
           if (System.nanoTime() >= finalDeadline || state.fatal()) {
             return Report.STOPPED;
           }
@@ -330,6 +330,15 @@ final class SimAgent {
       Thread.currentThread().interrupt();
       return Report.STOPPED;
     }
+  }
+
+  /**
+   * Waits {@code wait} before trying the final report again, or less: until sending must stop, or
+   * the final deadline, which a SIGTERM during the wait moves closer ({@link #stop()}).
+   */
+  private void pauseBeforeRetry(Duration wait) throws InterruptedException {
+    long until = System.nanoTime() + wait.toNanos();
+    state.awaitUntil(() -> state.fatal() || System.nanoTime() >= finalDeadline, until);
   }
 
   private void heartbeat(AppClient client) {

@@ -369,6 +369,35 @@ final class SimAgentIT {
   }
 
   @Test
+  void sigtermAfterTheSimulatorFinished_withTheAppDown_exitsWithinTheStopBound() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    // Long waits between retries, as after a while without the app: a SIGTERM must cut them short.
+    SimAgent agent =
+        SimAgent.forCommand(
+            settings(URI.create("http://127.0.0.1:" + port))
+                .with(
+                    s -> {
+                      s.backoffInitial = Duration.ofSeconds(20);
+                      s.backoffMax = Duration.ofSeconds(20);
+                      s.giveUpAfter = Duration.ofMinutes(10);
+                    }),
+            script("echo hello\n"),
+            log);
+    CompletableFuture<Integer> exit = start(agent);
+    await().atMost(Duration.ofSeconds(30)).until(() -> log().contains("the simulator exited"));
+
+    agent.stop();
+
+    assertThat(exit.get(agent.stopTimeout().toMillis(), TimeUnit.MILLISECONDS))
+        .as(log())
+        .isEqualTo(AgentExit.CANCELLED);
+    assertThat(spooledChunks()).isPositive();
+  }
+
+  @Test
   void appNeverAnswering_givesUpAndKeepsTheSpool() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -295,6 +295,28 @@ final class TraceStoreTest {
   }
 
   @Test
+  void foldersThatAreNotTraces_areListedWithTheirReason() throws IOException {
+    start();
+    writeProcessedTrace(outside.resolve("secret"), DONE, 1);
+    Path traces = store.tracesFolder();
+    Files.createDirectories(traces);
+    Files.createSymbolicLink(traces.resolve("evil"), outside.resolve("secret"));
+    writeProcessedTrace(traces.resolve("bad id"), DONE, 1);
+    writeProcessedTrace(traces.resolve("good"), DONE, 1);
+    Files.writeString(traces.resolve("notes.txt"), "a plain file is no trace folder");
+    Files.createDirectories(traces.resolve(".mpus-upload"));
+
+    awaitState("good", TraceState.READY);
+    store.rescan();
+
+    assertThat(store.skippedFolders())
+        .extracting(SkippedFolder::name)
+        .containsExactly("bad id", "evil");
+    assertThat(store.skippedFolders().get(0).reason()).contains("bad id").contains("trace id");
+    assertThat(store.skippedFolders().get(1).reason()).contains("symbolic link");
+  }
+
+  @Test
   void maliciousIds_areNeverListedNorResolvedOutside() throws IOException {
     start();
     writeProcessedTrace(outside.resolve("secret"), DONE, 1);

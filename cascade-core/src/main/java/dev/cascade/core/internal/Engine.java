@@ -19,6 +19,7 @@ import dev.cascade.core.internal.run.SimReports;
 import dev.cascade.core.internal.run.SimTokens;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimTokenRepository;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -107,7 +108,7 @@ public final class Engine implements AutoCloseable {
     launches =
         new Launches(
             settings.launcher(),
-            SimTokens.inDataDir(settings.dataDir()),
+            new SimTokens(new SimTokenRepository(database)),
             sims,
             moves,
             runSettings,

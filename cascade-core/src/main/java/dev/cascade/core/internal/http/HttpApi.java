@@ -2,6 +2,7 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.ListenAddress;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.RunService;
@@ -10,7 +11,6 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.HandlerType;
 import io.javalin.router.ParsedEndpoint;
 import io.javalin.util.JavalinBindException;
-import java.net.InetAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class HttpApi implements AutoCloseable {
   public static HttpApi start(Engine engine, ServerSettings settings) {
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(settings, "settings");
-    InetAddress address = BindAddress.requireSafe(settings);
+    ListenAddress address = BindAddress.requireSafe(settings);
     RunService runs = engine.runs();
     Clock clock = engine.clock();
     MetricsRegistry metrics = new MetricsRegistry();
@@ -62,7 +62,7 @@ public final class HttpApi implements AutoCloseable {
               config.http.generateEtags = false;
               config.http.compressionStrategy = CompressionStrategy.NONE;
               config.http.maxRequestSize = settings.maxChunkBytes();
-              config.jetty.host = settings.bind();
+              config.jetty.host = address.literal();
               config.jetty.port = settings.port();
               config.jetty.modifyServer(
                   server -> server.setErrorHandler(new ErrorMapping.JettyErrors()));
@@ -110,7 +110,7 @@ public final class HttpApi implements AutoCloseable {
           "port",
           e);
     }
-    return new HttpApi(app, events, metrics, BindAddress.url(address, settings, app.port()));
+    return new HttpApi(app, events, metrics, BindAddress.url(address, app.port()));
   }
 
   /**

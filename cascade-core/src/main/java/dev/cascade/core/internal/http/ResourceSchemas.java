@@ -192,7 +192,16 @@ final class ResourceSchemas {
             time(),
             "updated_at",
             time()));
-    schemas.put("TraceList", object(List.of("traces"), "traces", array(ref("Trace"))));
+    schemas.put(
+        "SkippedFolder", object(List.of("name", "reason"), "name", string(), "reason", string()));
+    schemas.put(
+        "TraceList",
+        object(
+            List.of("traces"),
+            "traces",
+            array(ref("Trace")),
+            "skipped_folders",
+            array(ref("SkippedFolder"))));
   }
 
   private static void gpuConfigs(Map<String, Object> schemas) {

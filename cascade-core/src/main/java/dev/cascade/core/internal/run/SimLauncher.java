@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Calls a {@link Launcher} for one sim and says what came of it: the sim gets the contract's
- * environment (DESIGN.md section 7) with its own token; a transient failure is tried again a few
- * times; a call that does not return in time fails. It touches no stored state: the caller applies
- * the {@link LaunchOutcome}.
+ * environment (DESIGN.md section 7) with a token made for this launch; a transient failure is tried
+ * again a few times; a call that does not return in time fails. It touches no stored state: the
+ * caller applies the {@link LaunchOutcome}.
  */
 final class SimLauncher implements AutoCloseable {
 
@@ -237,7 +237,7 @@ final class SimLauncher implements AutoCloseable {
         new SimContract(
             app,
             sim.id(),
-            tokens.tokenFor(sim.id()),
+            tokens.issue(sim.id()),
             sim.runId(),
             sim.replica(),
             traceId,

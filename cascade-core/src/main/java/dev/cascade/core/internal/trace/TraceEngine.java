@@ -2,6 +2,7 @@ package dev.cascade.core.internal.trace;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.store.Database;
@@ -178,6 +179,11 @@ public final class TraceEngine implements AutoCloseable {
   }
 
   /** The trace with this id; empty for an unknown or invalid id. */
+  /** The folders of the traces folder that are not traces, with why, as the last scan found. */
+  public List<SkippedFolder> skippedFolders() {
+    return folders.skipped();
+  }
+
   public Optional<Trace> find(String id) {
     return Trace.isValidId(id) ? repository.find(id) : Optional.empty();
   }

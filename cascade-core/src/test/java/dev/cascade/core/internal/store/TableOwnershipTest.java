@@ -37,7 +37,8 @@ final class TableOwnershipTest {
           "chunks", "ChunkRepository.java",
           "sim_kernels", "KernelRepository.java",
           "events", "EventRepository.java",
-          "trace_hardware", "HardwareRepository.java");
+          "trace_hardware", "HardwareRepository.java",
+          "sim_tokens", "SimTokenRepository.java");
 
   /** A statement naming a table: {@code FROM sims}, {@code JOIN sims}, {@code INTO}, ... */
   private static final Pattern TABLE_IN_SQL =
