@@ -7,7 +7,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.Optional;
 
 /**
  * Per-sim bearer tokens: 256 random bits made at each launch, handed to that sim only, and kept as
@@ -27,7 +26,9 @@ public final class SimTokens {
 
   /**
    * A new token for sim {@code simId}, its hash stored before it is returned so the sim can use it
-   * at once; a token issued before for the same sim stops being valid.
+   * at once. A token issued before for the same sim stays valid for it: after a crash mid-launch
+   * the relaunch may find the first launch's process still running (a Sail exec is deduplicated by
+   * the sim's id), and that process knows only the first token.
    */
   public String issue(String simId) {
     byte[] secret = new byte[32];
@@ -37,16 +38,12 @@ public final class SimTokens {
     return token;
   }
 
-  /** True when {@code token} is the one last issued to sim {@code simId}; constant-time compare. */
+  /**
+   * True when {@code token} was issued to sim {@code simId}. Only its SHA-256 hash is looked up, so
+   * comparing it in SQL tells an attacker nothing about a token's bytes.
+   */
   public boolean isValid(String simId, String token) {
-    if (simId == null || token == null) {
-      return false;
-    }
-    Optional<String> stored = repository.hashOf(simId);
-    return stored.isPresent()
-        && MessageDigest.isEqual(
-            stored.get().getBytes(StandardCharsets.US_ASCII),
-            hash(token).getBytes(StandardCharsets.US_ASCII));
+    return simId != null && token != null && repository.holds(simId, hash(token));
   }
 
   static String hash(String token) {

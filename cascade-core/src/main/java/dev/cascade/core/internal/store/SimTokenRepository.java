@@ -2,11 +2,10 @@ package dev.cascade.core.internal.store;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.Optional;
 
 /**
- * The {@code sim_tokens} table: the hash of the token each sim was last launched with. The token
- * itself is never stored; only the sim it was given to knows it.
+ * The {@code sim_tokens} table: the hashes of the tokens each sim was launched with. A token itself
+ * is never stored; only the sim it was given to knows it.
  */
 public final class SimTokenRepository {
 
@@ -16,14 +15,13 @@ public final class SimTokenRepository {
     this.database = database;
   }
 
-  /** Records {@code tokenHash} as sim {@code simId}'s, replacing the hash of an earlier launch. */
+  /** Records {@code tokenHash} as one of sim {@code simId}'s, beside those of earlier launches. */
   public void put(String simId, String tokenHash) {
     database.write(
         connection -> {
           try (PreparedStatement upsert =
               connection.prepareStatement(
-                  "INSERT INTO sim_tokens (sim_id, token_hash) VALUES (?, ?)"
-                      + " ON CONFLICT (sim_id) DO UPDATE SET token_hash = excluded.token_hash")) {
+                  "INSERT OR IGNORE INTO sim_tokens (sim_id, token_hash) VALUES (?, ?)")) {
             upsert.setString(1, simId);
             upsert.setString(2, tokenHash);
             upsert.executeUpdate();
@@ -32,15 +30,17 @@ public final class SimTokenRepository {
         });
   }
 
-  /** The hash of sim {@code simId}'s token, when it was ever given one. */
-  public Optional<String> hashOf(String simId) {
+  /** True when {@code tokenHash} is the hash of a token sim {@code simId} was given. */
+  public boolean holds(String simId, String tokenHash) {
     return database.read(
         connection -> {
           try (PreparedStatement select =
-              connection.prepareStatement("SELECT token_hash FROM sim_tokens WHERE sim_id = ?")) {
+              connection.prepareStatement(
+                  "SELECT 1 FROM sim_tokens WHERE sim_id = ? AND token_hash = ?")) {
             select.setString(1, simId);
+            select.setString(2, tokenHash);
             try (ResultSet row = select.executeQuery()) {
-              return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+              return row.next();
             }
           }
         });
