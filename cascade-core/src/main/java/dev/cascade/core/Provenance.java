@@ -9,7 +9,7 @@ package dev.cascade.core;
  * @param configHash {@code sha256:...} of the GPU config's {@code gpgpusim.config} and {@code
  *     trace.config}; null when unknown
  * @param simulator the simulator as known before launch: the emulator's version ({@code
- *     cascade-emulator-1.0}) or {@code sha256:...} of the simulator binary; null when neither is
+ *     cascade-emulator-2.0}) or {@code sha256:...} of the simulator binary; null when neither is
  *     known (a command Cascade cannot look inside)
  * @param accelSimBuild the text inside the log's {@code Accel-Sim [build ...]}; null until printed
  * @param gpgpuSimBuild the text inside the log's {@code GPGPU-Sim ... [build ...]}; null until

@@ -131,8 +131,8 @@ final class ExperimentsWithAgentIT {
         finished(cascade.runs().create(DemoTraces.DEMO_ID, List.of(new RunEntry("SM90_H100", 2))));
     assertThat(first.state()).isEqualTo(RunState.SUCCEEDED);
     Provenance provenance = first.sims().get(0).provenance();
-    assertThat(provenance.simulator()).isEqualTo("cascade-emulator-1.0");
-    assertThat(provenance.accelSimBuild()).isEqualTo("cascade-emulator-1.0");
+    assertThat(provenance.simulator()).isEqualTo("cascade-emulator-2.0");
+    assertThat(provenance.accelSimBuild()).isEqualTo("cascade-emulator-2.0");
     assertThat(provenance.traceHash()).startsWith("sha256:");
 
     Run again =

@@ -133,7 +133,7 @@ final class RetryReuseWindowTest {
     Provenance provenance = engine.runs().sim(simId).provenance();
     assertThat(provenance.traceHash()).startsWith("sha256:").hasSize(7 + 64);
     assertThat(provenance.configHash()).startsWith("sha256:");
-    assertThat(provenance.simulator()).isEqualTo("cascade-emulator-1.0");
+    assertThat(provenance.simulator()).isEqualTo("cascade-emulator-2.0");
     assertThat(provenance.accelSimBuild()).isEqualTo("accelsim-commit-73f9fac");
     assertThat(provenance.gpgpuSimBuild()).isEqualTo("gpgpu-sim_git-commit-667834cf");
     assertThat(provenance.reusedFrom()).isNull();

@@ -13,6 +13,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimProgress;
 import dev.cascade.core.SimState;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
@@ -87,8 +88,31 @@ public final class ApiJson {
     return Map.of("traces", traces.stream().map(trace -> writeTrace(trace, false)).toList());
   }
 
+  /** The trace list with the folders that are not traces, as {@code skipped_folders}. */
+  public static Map<String, Object> writeTraceList(
+      List<Trace> traces, List<SkippedFolder> skipped) {
+    Map<String, Object> fields = new LinkedHashMap<>(writeTraceList(traces));
+    fields.put(
+        "skipped_folders",
+        skipped.stream()
+            .map(folder -> Map.of("name", folder.name(), "reason", folder.reason()))
+            .toList());
+    return fields;
+  }
+
   public static List<Trace> readTraceList(JsonNode node) {
     return Fields.of(node, "the trace list").list("traces", ApiJson::readTrace);
+  }
+
+  /** The trace list's {@code skipped_folders}; empty from a server that does not send them. */
+  public static List<SkippedFolder> readSkippedFolders(JsonNode node) {
+    return Fields.of(node, "the trace list")
+        .list(
+            "skipped_folders",
+            folder -> {
+              Fields fields = Fields.of(folder, "a skipped folder");
+              return new SkippedFolder(fields.text("name"), fields.text("reason"));
+            });
   }
 
   public static Map<String, Object> writeTraceKernel(TraceKernel kernel) {

@@ -65,7 +65,7 @@ public final class JsonSamples {
         "2-4",
         null,
         new Provenance(
-            "sha256:aa", "sha256:bb", "cascade-emulator-1.0", "accelsim-1", "gpgpusim-1", null));
+            "sha256:aa", "sha256:bb", "cascade-emulator-2.0", "accelsim-1", "gpgpusim-1", null));
   }
 
   public static Sim failedSim() {

@@ -5,6 +5,7 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Runs;
+import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -19,8 +20,10 @@ final class RunRoutes {
   private final Auth auth;
   private final Clock clock;
   private final int maxJsonBytes;
+  private final QueuedSims queued;
 
-  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes) {
+  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+    this.queued = queued;
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;
@@ -54,7 +57,7 @@ final class RunRoutes {
     List<RunEntry> entries = new ArrayList<>(items.size());
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
-      int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
+      int count = count(item, gpuConfig);
       String kernels = item.optionalString("kernels");
       try {
         entries.add(new RunEntry(gpuConfig, count, kernels));
@@ -64,7 +67,20 @@ final class RunRoutes {
     }
     Run run = runs.create(traceId, entries, body.optionalBoolean("reuse", false));
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
+    Json.send(ctx, 201, QueuedReasons.add(ApiJson.writeRun(run, clock.instant()), queued));
+  }
+
+  /**
+   * An entry's count. A refusal names the config in words, as the web form and the command line
+   * show it ({@code count for "SM90_H100" must be 1 to 64; got 65}); the field path is beside it.
+   */
+  private static int count(JsonBody item, String gpuConfig) {
+    try {
+      return (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
+    } catch (CascadeException e) {
+      String problem = e.getMessage().substring(e.field().length()).strip();
+      throw new CascadeException(e.code(), "count for \"" + gpuConfig + "\" " + problem, e.field());
+    }
   }
 
   private void list(Context ctx) {
@@ -72,7 +88,11 @@ final class RunRoutes {
   }
 
   private void get(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()));
+    Json.send(
+        ctx,
+        200,
+        QueuedReasons.add(
+            ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()), queued));
   }
 
   /** Launches the run's failed and cancelled sims again, as new attempts. */
@@ -88,6 +108,10 @@ final class RunRoutes {
   }
 
   private void cancel(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()));
+    Json.send(
+        ctx,
+        200,
+        QueuedReasons.add(
+            ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()), queued));
   }
 }

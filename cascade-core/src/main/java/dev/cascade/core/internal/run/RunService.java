@@ -124,7 +124,7 @@ public final class RunService implements Runs {
         traceId,
         pending.size(),
         reuse ? ", " + reused.size() + " reusing earlier results" : "");
-    pending.stream().filter(sim -> !reused.contains(sim.id())).forEach(sim -> submit(sim, request));
+    submitByEntry(pending.stream().filter(sim -> !reused.contains(sim.id())).toList(), request);
     return get(runId);
   }
 
@@ -161,7 +161,7 @@ public final class RunService implements Runs {
     }
     events.committed();
     log.info("run {} retried: {} sims launched again", runId, attempts.size());
-    attempts.forEach(sim -> submit(sim, request));
+    submitByEntry(attempts, request);
     return get(runId);
   }
 
@@ -295,17 +295,25 @@ public final class RunService implements Runs {
             }
             return;
           }
-          runSims.forEach(sim -> submit(sim, request));
+          submitByEntry(runSims, request);
         });
   }
 
-  private void submit(Sim sim, RunRequestValidator.Validated request) {
-    GpuConfig config =
-        request.configs().entrySet().stream()
-            .filter(entry -> entry.getKey().gpuConfig().equals(sim.gpuConfig()))
-            .findFirst()
-            .orElseThrow()
-            .getValue();
-    launches.submit(sim, request.trace().id(), traces.folderOf(request.trace().id()), config);
+  /** Queues a run's sims for launch, each run entry's together (one job array on Slurm). */
+  private void submitByEntry(List<Sim> runSims, RunRequestValidator.Validated request) {
+    Map<String, List<Sim>> byConfig = new LinkedHashMap<>();
+    runSims.forEach(
+        sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
+    byConfig.forEach(
+        (gpuConfig, entrySims) -> {
+          GpuConfig config =
+              request.configs().entrySet().stream()
+                  .filter(entry -> entry.getKey().gpuConfig().equals(gpuConfig))
+                  .findFirst()
+                  .orElseThrow()
+                  .getValue();
+          String traceId = request.trace().id();
+          launches.submitAll(entrySims, traceId, traces.folderOf(traceId), config);
+        });
   }
 }

@@ -92,10 +92,7 @@ public final class SimRepository {
     return move(simId, null, to, Outcome.NONE);
   }
 
-  /**
-   * Moves the sim to {@code to} from whatever state it is in, when that move is allowed, and stores
-   * {@code outcome} with it.
-   */
+  /** {@link #transition(String, SimState)}, storing {@code outcome} with the move. */
   public boolean transition(String simId, SimState to, Outcome outcome) {
     return move(simId, null, to, outcome);
   }
@@ -128,6 +125,15 @@ public final class SimRepository {
         launcherName,
         launcherRef,
         SqlTimes.text(launchedAt));
+  }
+
+  /**
+   * Replaces the error of a failed sim with a fuller one (the launcher's reason its task ended in
+   * front of what the sim itself reported). Failed is final, so nothing else moves it meanwhile.
+   */
+  public void amendError(String simId, String error) {
+    Objects.requireNonNull(error, "error");
+    update(simId, "UPDATE sims SET error = ? WHERE state = 'failed' AND id = ?", error);
   }
 
   /**
@@ -174,7 +180,7 @@ public final class SimRepository {
       update.setString(1, SqlTimes.text(clock.instant()));
       update.setString(2, simId);
       if (update.executeUpdate() == 0) {
-        throw notFound(simId);
+        throw SimRows.notFound(simId);
       }
     }
   }
@@ -264,7 +270,7 @@ public final class SimRepository {
             select.setString(1, simId);
             try (ResultSet row = select.executeQuery()) {
               if (!row.next()) {
-                throw notFound(simId);
+                throw SimRows.notFound(simId);
               }
               return SimRows.parseState(row);
             }
@@ -290,7 +296,7 @@ public final class SimRepository {
       update.setString(5, progress.logOutcome());
       update.setString(6, simId);
       if (update.executeUpdate() != 1) {
-        throw notFound(simId);
+        throw SimRows.notFound(simId);
       }
     }
   }
@@ -309,7 +315,7 @@ public final class SimRepository {
             select.setString(1, simId);
             try (ResultSet row = select.executeQuery()) {
               if (!row.next()) {
-                throw notFound(simId);
+                throw SimRows.notFound(simId);
               }
               return Optional.ofNullable(row.getString(1));
             }
@@ -317,11 +323,7 @@ public final class SimRepository {
         });
   }
 
-  /**
-   * Checks that the sim exists.
-   *
-   * @throws CascadeException {@code not_found} when there is no such sim
-   */
+  /** Checks that the sim exists: {@code not_found} when it does not. */
   public void requireExists(String simId) {
     Objects.requireNonNull(simId, "simId");
     database.read(
@@ -338,7 +340,7 @@ public final class SimRepository {
       select.setString(1, simId);
       try (ResultSet row = select.executeQuery()) {
         if (!row.next()) {
-          throw notFound(simId);
+          throw SimRows.notFound(simId);
         }
       }
     }
@@ -463,17 +465,15 @@ public final class SimRepository {
     return byRun;
   }
 
-  private void update(String simId, String sql, String... values) {
+  private void update(String simId, String sql, Object... values) {
     Objects.requireNonNull(simId, "simId");
     database.write(
         connection -> {
           try (PreparedStatement update = connection.prepareStatement(sql)) {
-            for (int i = 0; i < values.length; i++) {
-              update.setString(i + 1, values[i]);
-            }
+            SimRows.bind(update, values);
             update.setString(values.length + 1, simId);
             if (update.executeUpdate() == 0) {
-              throw notFound(simId);
+              throw SimRows.notFound(simId);
             }
             return null;
           }
@@ -486,14 +486,10 @@ public final class SimRepository {
       select.setString(1, simId);
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
-          throw notFound(simId);
+          throw SimRows.notFound(simId);
         }
         return SimState.fromWireName(rows.getString(1));
       }
     }
-  }
-
-  static CascadeException notFound(String simId) {
-    return SimRows.notFound(simId);
   }
 }

@@ -18,7 +18,7 @@ final class SimInputsTest {
   @Test
   void simulatorOf_theEmulator_isItsVersion() {
     assertThat(new SimInputs(List.of()).simulatorOf(List.of("java", "Agent", "--emulate")))
-        .contains("cascade-emulator-1.0");
+        .contains("cascade-emulator-2.0");
   }
 
   @Test

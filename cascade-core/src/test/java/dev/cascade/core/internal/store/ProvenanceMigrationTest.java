@@ -20,22 +20,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The V2 migration remakes the sims table (one row per attempt): a database of V1 keeps its sims,
- * their chunks and kernels, and the foreign keys that tie them together.
+ * The V5 migration remakes the sims table (one row per attempt): a database of V1 to V4 keeps its
+ * sims, their chunks, kernels and tokens, and the foreign keys that tie them together.
  */
 final class ProvenanceMigrationTest {
 
   @TempDir Path dataDir;
 
   @Test
-  void v2_keepsEverySimWithItsChunksAndKernels_andTheForeignKeysStillHold() throws IOException {
+  void v5_keepsEverySimWithItsChunksKernelsAndTokens_andTheForeignKeysStillHold()
+      throws IOException {
     Path file = dataDir.resolve("cascade.db");
-    String v1;
-    try (InputStream in =
-        getClass().getClassLoader().getResourceAsStream("db/migration/V1__initial.sql")) {
-      v1 = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    try (Database old = Database.open(file, new Migrations(List.of(new Migration(1, v1))))) {
+    List<Migration> before =
+        List.of(
+            new Migration(1, resource("V1__initial.sql")),
+            new Migration(2, resource("V2__hardware.sql")),
+            new Migration(3, resource("V3__sim_tokens.sql")),
+            new Migration(4, resource("V4__queue_placeholder.sql")));
+    try (Database old = Database.open(file, new Migrations(before))) {
       old.write(
           connection -> {
             try (Statement statement = connection.createStatement()) {
@@ -54,6 +56,8 @@ final class ProvenanceMigrationTest {
                   "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles,"
                       + " instructions, ipc, stats) VALUES ('s_1', 0, 'k', 1, 0, 10, 20, 2.0,"
                       + " '{}')");
+              statement.execute(
+                  "INSERT INTO sim_tokens (sim_id, token_hash) VALUES ('s_1', 'sha256:ab')");
             }
             return null;
           });
@@ -85,6 +89,16 @@ final class ProvenanceMigrationTest {
                         }
                       }))
           .hasMessageContaining("FOREIGN KEY");
+      SimTokenRepository tokens = new SimTokenRepository(database);
+      assertThat(tokens.holds("s_1", "sha256:ab")).isTrue();
+      assertThatThrownBy(() -> tokens.put("s_gone", "sha256:cd"))
+          .hasMessageContaining("FOREIGN KEY");
+    }
+  }
+
+  private String resource(String name) throws IOException {
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream("db/migration/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }
