@@ -23,15 +23,26 @@ public enum FailureClass {
   SEGFAULT,
   /** {@code std::bad_alloc}, {@code Cannot allocate memory}, or the kernel's OOM killer. */
   OUT_OF_MEMORY,
-  /** Stopped for going over its wall-time limit ({@code timed out after ...}). */
+  /**
+   * Stopped for going over its wall-time limit ({@code timed out after ...}, or {@code Slurm state
+   * TIMEOUT} or {@code DEADLINE}).
+   */
   TIMED_OUT,
-  /** Killed from outside: SIGKILL (exit code 137) or SIGTERM (143) it did not ask for. */
+  /**
+   * Killed from outside: SIGKILL (exit code 137) or SIGTERM (143) it did not ask for, or an end
+   * Slurm imposed ({@code NODE_FAIL}, {@code PREEMPTED}, {@code CANCELLED} by someone else).
+   */
   KILLED,
   /** Silent for too long ({@code no heartbeat for 600s}). */
   NO_HEARTBEAT,
-  /** The launcher could not start it ({@code launch failed: ...}). */
+  /**
+   * The launcher could not start it ({@code launch failed: ...}, {@code Slurm state BOOT_FAIL}).
+   */
   LAUNCH_FAILED,
-  /** Anything else the simulator reported or exited with. */
+  /**
+   * Anything else the simulator reported or exited with, and a sim whose trace folder went away
+   * under it ({@code the trace "..." is gone}): its crash then says nothing about the simulator.
+   */
   SIMULATOR_ERROR;
 
   /** The lower-case name used in JSON and the database ({@code "out_of_memory"}). */
@@ -73,6 +84,13 @@ public enum FailureClass {
     if (message.startsWith("timed out after")) {
       return TIMED_OUT;
     }
+    FailureClass imposed = slurmImposed(message);
+    if (imposed != null) {
+      return imposed;
+    }
+    if (message.startsWith("the trace ") && message.contains(" is gone")) {
+      return SIMULATOR_ERROR;
+    }
     String text = message + "\n" + String.join("\n", logLines);
     if (text.contains("deadlock detected")) {
       return DEADLOCK;
@@ -110,5 +128,26 @@ public enum FailureClass {
       return KILLED;
     }
     return SIMULATOR_ERROR;
+  }
+
+  /**
+   * The class of an end Slurm imposed on the sim's task, read from the Slurm launcher's words in
+   * the error ({@code Slurm state TIMEOUT (TimeLimit)}); null for any other error, or an end of the
+   * task's own ({@code FAILED}), which the rest of the error and the log tell.
+   */
+  private static FailureClass slurmImposed(String message) {
+    String words = "Slurm state ";
+    int at = message.indexOf(words);
+    if (at < 0) {
+      return null;
+    }
+    String state = message.substring(at + words.length()).split("[\\s;(]", 2)[0];
+    return switch (state) {
+      case "TIMEOUT", "DEADLINE" -> TIMED_OUT;
+      case "OUT_OF_MEMORY" -> OUT_OF_MEMORY;
+      case "NODE_FAIL", "PREEMPTED", "CANCELLED" -> KILLED;
+      case "BOOT_FAIL" -> LAUNCH_FAILED;
+      default -> null;
+    };
   }
 }

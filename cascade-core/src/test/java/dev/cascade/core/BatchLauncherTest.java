@@ -134,6 +134,7 @@ final class BatchLauncherTest {
             "its batch task "
                 + sim.launcherRef()
                 + " ended without the sim's final report: Slurm state OUT_OF_MEMORY (OutOfMemory)");
+    assertThat(failed.failureClass()).isEqualTo(FailureClass.OUT_OF_MEMORY);
   }
 
   @Test
@@ -149,6 +150,9 @@ final class BatchLauncherTest {
 
     assertThat(engine.runs().sim(sim.id()).error())
         .isEqualTo("Slurm state TIMEOUT (TimeLimit); the sim reported: cancelled");
+    assertThat(engine.runs().sim(sim.id()).failureClass())
+        .as("the time limit Slurm imposed, not the SIGTERM the sim saw")
+        .isEqualTo(FailureClass.TIMED_OUT);
   }
 
   @Test

@@ -109,4 +109,69 @@ final class FailureClassTest {
         .hasMessageContaining("\"oops\"")
         .hasMessageContaining("out_of_memory");
   }
+
+  @Test
+  void appsExitReason_isClassedByTheOutputItQuotes_orTheExitCode() {
+    String segfault =
+        "the simulator exited with code 139 before reporting its end; its output (/d/out.log) ends"
+            + " with: launching kernel name: k uid: 1 | Segmentation fault (core dumped)";
+    assertThat(FailureClass.classify(segfault, 139, List.of())).isEqualTo(FailureClass.SEGFAULT);
+    String killed =
+        "the simulator exited with code 137 before reporting its end and printed nothing";
+    assertThat(FailureClass.classify(killed, 137, List.of())).isEqualTo(FailureClass.KILLED);
+    String plain = "the simulator exited with code 1 before reporting its end and printed nothing";
+    assertThat(FailureClass.classify(plain, 1, List.of())).isEqualTo(FailureClass.SIMULATOR_ERROR);
+  }
+
+  @Test
+  void traceGone_beforeLaunchIsLaunchFailed_underARunningSimIsNotItsCrash() {
+    String gone = "the trace \"demo\" is gone: its folder /d/traces/demo no longer exists";
+    assertThat(FailureClass.classify("launch failed: " + gone, null, List.of()))
+        .isEqualTo(FailureClass.LAUNCH_FAILED);
+    assertThat(
+            FailureClass.classify(
+                gone + "; the simulator exited with code 139 before reporting its end",
+                139,
+                List.of("Segmentation fault")))
+        .isEqualTo(FailureClass.SIMULATOR_ERROR);
+  }
+
+  @Test
+  void slurmEnds_areClassedByTheirState_inFrontOfWhatTheSimReported() {
+    assertThat(
+            FailureClass.classify(
+                "Slurm state TIMEOUT (TimeLimit); the sim reported: cancelled by SIGTERM",
+                143,
+                List.of()))
+        .isEqualTo(FailureClass.TIMED_OUT);
+    assertThat(FailureClass.classify("Slurm state DEADLINE", null, List.of()))
+        .isEqualTo(FailureClass.TIMED_OUT);
+    assertThat(FailureClass.classify("Slurm state OUT_OF_MEMORY", null, List.of()))
+        .isEqualTo(FailureClass.OUT_OF_MEMORY);
+    assertThat(FailureClass.classify("Slurm state NODE_FAIL (None)", null, List.of()))
+        .isEqualTo(FailureClass.KILLED);
+    assertThat(FailureClass.classify("Slurm state PREEMPTED", null, List.of()))
+        .isEqualTo(FailureClass.KILLED);
+    assertThat(FailureClass.classify("Slurm state CANCELLED by 1000", null, List.of()))
+        .isEqualTo(FailureClass.KILLED);
+    assertThat(FailureClass.classify("Slurm state BOOT_FAIL", null, List.of()))
+        .isEqualTo(FailureClass.LAUNCH_FAILED);
+    assertThat(
+            FailureClass.classify(
+                "its batch task 12_0 ended without the sim's final report: Slurm state TIMEOUT",
+                null,
+                List.of()))
+        .isEqualTo(FailureClass.TIMED_OUT);
+    // A task that failed by itself: its error and log tell.
+    assertThat(FailureClass.classify("Slurm state FAILED", 139, List.of()))
+        .isEqualTo(FailureClass.SEGFAULT);
+  }
+
+  @Test
+  void queuesTimeLimit_isTimedOut() {
+    assertThat(
+            FailureClass.classify(
+                "timed out after 10m (its entry's time_limit)", 143, List.of("Killed")))
+        .isEqualTo(FailureClass.TIMED_OUT);
+  }
 }

@@ -171,6 +171,16 @@ final class RetryReuseWindowTest {
           .hasSize(2);
       assertThat(bytes(engine.runs().log(reused.id())))
           .isEqualTo(bytes(engine.runs().log(earlier.id())));
+      // Nothing secret is copied: the earlier sim's token does not speak for the reusing one.
+      String earlierToken =
+          launcher.launches.stream()
+              .filter(launch -> launch.simId().equals(earlier.id()))
+              .findFirst()
+              .orElseThrow()
+              .contract()
+              .simToken();
+      assertThat(engine.reports().isSimToken(earlier.id(), earlierToken)).isTrue();
+      assertThat(engine.reports().isSimToken(reused.id(), earlierToken)).isFalse();
     }
     assertThat(engine.results().compare(again.id()))
         .isEqualTo(engine.results().compare(first.id()));

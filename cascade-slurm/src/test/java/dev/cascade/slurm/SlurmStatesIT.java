@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
@@ -179,6 +180,7 @@ final class SlurmStatesIT {
       Sim sim = app.cascade.runs().get(run.id()).sims().getFirst();
       assertThat(sim.state()).isEqualTo(SimState.FAILED);
       assertThat(sim.error()).startsWith("Slurm state TIMEOUT (TimeLimit)");
+      assertThat(sim.failureClass()).isEqualTo(FailureClass.TIMED_OUT);
     }
   }
 }

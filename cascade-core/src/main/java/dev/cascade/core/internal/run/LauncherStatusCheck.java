@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.store.Outcome;
@@ -88,7 +89,7 @@ public final class LauncherStatusCheck implements Runnable {
       String error = sim.error() == null ? "" : sim.error();
       if (status.phase() == LauncherStatus.Phase.KILLED && !error.contains(status.detail())) {
         String fuller = status.detail() + (error.isEmpty() ? "" : "; the sim reported: " + error);
-        sims.amendError(sim.id(), fuller);
+        sims.amendError(sim.id(), fuller, FailureClass.classify(fuller, sim.exitCode(), List.of()));
         log.warn("sim {} failed: {}", sim.id(), fuller);
       }
     }

@@ -129,11 +129,15 @@ public final class SimRepository {
 
   /**
    * Replaces the error of a failed sim with a fuller one (the launcher's reason its task ended in
-   * front of what the sim itself reported). Failed is final, so nothing else moves it meanwhile.
+   * front of what the sim itself reported), and its failure class with the one the fuller error
+   * tells. Failed is final, so nothing else moves it meanwhile.
    */
-  public void amendError(String simId, String error) {
-    Objects.requireNonNull(error, "error");
-    update(simId, "UPDATE sims SET error = ? WHERE state = 'failed' AND id = ?", error);
+  public void amendError(String simId, String error, FailureClass failureClass) {
+    update(
+        simId,
+        "UPDATE sims SET error = ?, failure_class = ? WHERE state = 'failed' AND id = ?",
+        Objects.requireNonNull(error, "error"),
+        failureClass.wireName());
   }
 
   /**
