@@ -8,7 +8,6 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,11 +83,9 @@ final class TraceFetch {
     }
     Files.createDirectories(cache);
     try (FileChannel lockFile =
-            FileChannel.open(
-                cache.resolve(hash + ".lock"),
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock = lockFile.lock()) {
+        FileChannel.open(
+            cache.resolve(hash + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      lockFile.lock(); // released when the channel closes: one fetch per node and trace at a time
       if (Files.isDirectory(target)) {
         log.println("cascade-agent: trace " + manifest.get("trace_id") + " from the node's cache");
         return target;

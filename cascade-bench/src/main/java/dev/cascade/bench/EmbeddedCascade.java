@@ -81,16 +81,16 @@ final class EmbeddedCascade implements AutoCloseable {
     return cascade.dataDir();
   }
 
-  /**
-   * Issues sim tokens for sims the benchmark plays itself (they are never launched, so no launcher
-   * hands it theirs), on a database connection of its own to the app's data dir.
-   */
   /** Counts {@code sims} as created; returns how many this app made so far. */
   synchronized int simsCreated(List<?> sims) {
     simsCreated += sims.size();
     return simsCreated;
   }
 
+  /**
+   * Issues sim tokens for sims the benchmark plays itself (they are never launched, so no launcher
+   * hands it theirs), on a database connection of its own to the app's data dir.
+   */
   synchronized SimTokens simTokens() {
     if (tokenDatabase == null) {
       tokenDatabase = Database.open(dataDir().resolve("cascade.db"));

@@ -178,12 +178,12 @@ public final class TraceEngine implements AutoCloseable {
     return repository.list();
   }
 
-  /** The trace with this id; empty for an unknown or invalid id. */
   /** The folders of the traces folder that are not traces, with why, as the last scan found. */
   public List<SkippedFolder> skippedFolders() {
     return folders.skipped();
   }
 
+  /** The trace with this id; empty for an unknown or invalid id. */
   public Optional<Trace> find(String id) {
     return Trace.isValidId(id) ? repository.find(id) : Optional.empty();
   }

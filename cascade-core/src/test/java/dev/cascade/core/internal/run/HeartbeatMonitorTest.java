@@ -29,6 +29,7 @@ final class HeartbeatMonitorTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try (HeartbeatMonitor monitor = new HeartbeatMonitor(check, Duration.ofMillis(5))) {
+      assertThat(monitor).isNotNull(); // it runs the check until closed
       await().atMost(Duration.ofSeconds(20)).until(() -> passes.get() > 25);
     } finally {
       System.setErr(err);
