@@ -85,12 +85,12 @@ final class RunsRetryCommandIT {
   }
 
   @Test
-  void kernels_beyondTheTrace_namesTheFieldAndTheKernelCount() {
+  void kernels_beyondTheTrace_namesTheValueAndTheKernelCount() {
     Result result = cascade.run("runs", "create", "demo", "SM90_H100:1", "--kernels", "9");
 
     assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err())
-        .startsWith("cascade: entries[0].kernels")
+        .startsWith("cascade: kernels \"9\" names kernel 9")
         .contains("has " + CliTestServer.KERNELS + " kernels");
     assertThat(cascade.engine.runs().list()).isEmpty();
     assertThat(List.of(result.out())).containsExactly("");
