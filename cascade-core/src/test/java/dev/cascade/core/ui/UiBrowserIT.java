@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,30 +40,22 @@ final class UiBrowserIT {
   private static final Duration RUN_WAIT = Duration.ofSeconds(90);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private UiSession ui;
   private UiServer server;
   private String cancelledRunId;
   private Browser browser;
 
   @BeforeAll
   void start(@TempDir Path dir) throws IOException {
-    Browser.assumeInstalled();
-    Assumptions.assumeFalse(
-        UiServer.launcherUnavailable(),
-        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
-    server = UiServer.start(dir.resolve("server"), null);
-    browser = Browser.start(dir.resolve("profile"));
+    ui = UiSession.start(dir, null);
+    server = ui.server();
+    browser = ui.browser();
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    if (ui != null) {
+      ui.close();
     }
   }
 
