@@ -64,6 +64,14 @@ final class UiBrowserIT {
     browser.size(1280, 900);
   }
 
+  private String skippedReason(String folder) {
+    return server.cascade().traces().skippedFolders().stream()
+        .filter(skipped -> skipped.name().equals(folder))
+        .findFirst()
+        .orElseThrow()
+        .reason();
+  }
+
   private void open(String hash) {
     browser.open(server.url() + "/" + hash);
   }
@@ -100,7 +108,8 @@ final class UiBrowserIT {
 
   @Test
   @Order(2)
-  void traceList_followsAnUploadLiveAndShowsWhyATraceFailed() throws IOException {
+  void traceList_followsAnUploadLiveAndShowsWhyATraceFailedOrAFolderWasSkipped()
+      throws IOException {
     open("#/traces");
     browser.waitFor("tr[data-id='demo']");
     browser.js("window.__samePage = 'yes'");
@@ -117,6 +126,7 @@ final class UiBrowserIT {
     Files.writeString(
         broken.resolve("metadata.json"),
         "{\"status\": \"failed\", \"error\": \"CUDA error: out of memory while tracing layer 10\"}");
+    Files.createDirectories(server.tracesFolder().resolve("my trace/traces"));
 
     await()
         .atMost(Browser.WAIT)
@@ -129,6 +139,14 @@ final class UiBrowserIT {
             () ->
                 assertThat(browser.find("tr[data-id='broken-capture'] .reason").getText())
                     .isEqualTo("CUDA error: out of memory while tracing layer 10"));
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(browser.find(".skipped-folders li[data-name='my trace']").getText())
+                    .isEqualTo("my trace: " + skippedReason("my trace")));
+    assertThat(browser.find(".skipped-folders").isDisplayed()).isTrue();
     browser.screenshot("02-traces-uploading-and-failed");
 
     Files.writeString(
