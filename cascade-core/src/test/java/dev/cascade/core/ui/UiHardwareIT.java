@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -39,27 +38,21 @@ final class UiHardwareIT {
   private static final Duration RUN_WAIT = Duration.ofSeconds(90);
   private static final Path DOC_IMAGES = Path.of("..", "docs", "images");
 
+  private UiSession ui;
   private UiServer server;
   private Browser browser;
 
   @BeforeAll
   void start(@TempDir Path dir) throws IOException {
-    Browser.assumeInstalled();
-    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
-    server = UiServer.start(dir.resolve("server"), null);
-    browser = Browser.start(dir.resolve("profile"));
+    ui = UiSession.start(dir, null);
+    server = ui.server();
+    browser = ui.browser();
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    if (ui != null) {
+      ui.close();
     }
   }
 
