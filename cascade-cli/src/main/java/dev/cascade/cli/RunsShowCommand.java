@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import dev.cascade.client.QueuedRun;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.json.ApiJson;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "One run on a running Cascade server: its state, and per sim its config, replica, state,"
-          + " kernels done / total, current kernel, heartbeat age and error.",
+          + " kernels done / total, current kernel (or why it waits in its launcher's queue),"
+          + " heartbeat age and error.",
       "Exit code 0 when shown, 1 when there is no such run or the server could not be asked,"
           + " 2 on a usage error."
     })
@@ -45,14 +47,15 @@ final class RunsShowCommand implements Callable<Integer> {
     String runId = RunsCommand.requireRunId(spec, id);
     return api.call(
         client -> {
-          Run run = client.runs().get(runId);
+          QueuedRun queued = client.queuedRun(runId);
           Instant now = Instant.now();
           return Printed.answer(
-              spec, json, ApiJson.writeRun(run, now), out -> print(out, run, now));
+              spec, json, ApiJson.writeRun(queued.run(), now), out -> print(out, queued, now));
         });
   }
 
-  static void print(PrintWriter out, Run run, Instant now) {
+  static void print(PrintWriter out, QueuedRun queued, Instant now) {
+    Run run = queued.run();
     out.println("Run " + run.id() + " on trace " + run.traceId() + ": " + run.state().wireName());
     String created = run.createdAt().toString();
     TextTable facts = new TextTable("FACT", "VALUE").withoutHeader().indent("  ");
@@ -71,12 +74,20 @@ final class RunsShowCommand implements Callable<Integer> {
           sim.replica(),
           sim.state().wireName(),
           sim.progress().kernelsDone() + "/" + sim.progress().kernelsTotal(),
-          Formats.shorten(sim.progress().currentKernel(), KERNEL_WIDTH),
+          current(sim, queued),
           heartbeat(sim.lastHeartbeatAt(), now),
           sim.attempt() == 1 ? sim.id() : sim.id() + " (attempt " + sim.attempt() + ")",
           SimFailure.describe(sim));
     }
     sims.print(out);
+  }
+
+  /** The kernel the sim is on or, while it waits in its launcher's queue, why it waits. */
+  static String current(Sim sim, QueuedRun queued) {
+    return queued
+        .queuedReason(sim.id())
+        .map(reason -> "queued: " + reason)
+        .orElseGet(() -> Formats.shorten(sim.progress().currentKernel(), KERNEL_WIDTH));
   }
 
   /** Sims by state in the order they come: {@code running 2, succeeded 1}. */

@@ -89,6 +89,14 @@ public final class CascadeClient implements AutoCloseable {
     return runs;
   }
 
+  /**
+   * The run with why its queued sims wait ({@link QueuedRun}): what {@code runs().get} gives, plus
+   * what only the running server knows.
+   */
+  public QueuedRun queuedRun(String runId) {
+    return http.get("/api/runs/" + Http.segment(runId), QueuedRun::read);
+  }
+
   /** The server's traces; their folders are on the server's machine ({@code folderOf} refuses). */
   public Traces traces() {
     return traces;

@@ -2,15 +2,12 @@ package dev.cascade.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import dev.cascade.core.testkit.ErrCapture;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,15 +44,13 @@ final class HostileS3IT {
   @TempDir Path dataDir;
   private EmbeddedS3 s3;
   private S3Client client;
-  private PrintStream originalErr;
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private ErrCapture err;
   private final List<String> failures = new ArrayList<>();
   private int sent;
 
   @BeforeEach
   void start() {
-    originalErr = System.err;
-    System.setErr(new PrintStream(new Tee(originalErr, log), true, StandardCharsets.UTF_8));
+    err = ErrCapture.start();
     s3 = EmbeddedS3.builder().dataDir(dataDir).port(0).build().start();
     client =
         S3Client.builder()
@@ -78,7 +73,7 @@ final class HostileS3IT {
       client.close();
       s3.close();
     } finally {
-      System.setErr(originalErr);
+      err.close();
     }
   }
 
@@ -119,9 +114,7 @@ final class HostileS3IT {
 
     assertThat(failures).as("requests sent: %d", sent).isEmpty();
     assertThat(sent).isGreaterThanOrEqualTo(800);
-    assertThat(log.toString(StandardCharsets.UTF_8))
-        .contains("S3 endpoint at")
-        .doesNotContainPattern(STACK_TRACE);
+    assertThat(err.text()).contains("S3 endpoint at").doesNotContainPattern(STACK_TRACE);
   }
 
   private void signed(String key, Consumer<S3Client> call) {
@@ -208,34 +201,5 @@ final class HostileS3IT {
   @SafeVarargs
   private static <T> T pick(Random random, T... values) {
     return values[random.nextInt(values.length)];
-  }
-
-  /** Writes to two streams. */
-  private static final class Tee extends OutputStream {
-    private final OutputStream first;
-    private final OutputStream second;
-
-    Tee(OutputStream first, OutputStream second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public synchronized void write(int b) throws IOException {
-      first.write(b);
-      second.write(b);
-    }
-
-    @Override
-    public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
-      first.write(bytes, offset, length);
-      second.write(bytes, offset, length);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      first.flush();
-      second.flush();
-    }
   }
 }

@@ -1,17 +1,17 @@
 package dev.cascade.sail;
 
-import static dev.cascade.sail.TestApp.WAIT;
+import static dev.cascade.core.testkit.TestApp.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.agent.ProcessGroups;
 import dev.cascade.core.ConfigResult;
-import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.testkit.TestApp;
 import dev.cascade.sail.FakeSailService.ExecRecord;
 import dev.cascade.sail.FakeSailService.ForkRecord;
 import java.io.IOException;
@@ -66,13 +66,7 @@ final class SailRunIT {
   void run_givesTheLocalLaunchersResultsWithOneCheckpointAndAForkPerSimReadingItsOwnCopy()
       throws Exception {
     List<String> simulator = TestApp.agentCommand("--speed", "0");
-    List<ConfigResult> local;
-    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
-        TestApp app = TestApp.start(dir.resolve("local"), launcher, simulator, 0, b -> b)) {
-      Run run = app.awaitFinished(app.create(ENTRIES).id());
-      assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
-      local = app.cascade.results().compare(run.id());
-    }
+    List<ConfigResult> local = TestApp.localResults(dir.resolve("local"), simulator, ENTRIES);
     // Once the run's checkpoint is taken, the app's own copy of the trace is moved away: a sim
     // can only read the copy on its fork's disk.
     Path appTraceList = dataDir.resolve("s3/cascade/accelsim-traces/demo/traces/kernelslist.g");
@@ -90,7 +84,7 @@ final class SailRunIT {
                     .isEqualTo(SimState.SUCCEEDED);
                 assertThat(sim.launcherName()).isEqualTo("sail");
               });
-      assertThat(app.cascade.results().compare(run.id())).isEqualTo(local);
+      assertThat(app.cascade().results().compare(run.id())).isEqualTo(local);
       assertThat(appTraceList).doesNotExist();
 
       assertThat(sail.checkpoints())
@@ -151,10 +145,10 @@ final class SailRunIT {
     int port;
     try (SailLauncher launcher = new SailLauncher(sail, settings);
         TestApp app = TestApp.start(dataDir, launcher, simulator, 0, b -> b.maxLaunches(2))) {
-      port = app.server.port();
+      port = app.server().port();
       runId = app.create(List.of(new RunEntry("SM90_H100", 2), new RunEntry("SM90_H200", 2))).id();
       await().atMost(WAIT).until(() -> sail.hungCalls() == 2);
-      assertThat(app.cascade.runs().get(runId).sims())
+      assertThat(app.cascade().runs().get(runId).sims())
           .extracting(Sim::state)
           .containsExactlyInAnyOrder(
               SimState.LAUNCHING, SimState.LAUNCHING, SimState.PENDING, SimState.PENDING);
@@ -165,13 +159,8 @@ final class SailRunIT {
         TestApp app = TestApp.start(dataDir, launcher, simulator, port, b -> b)) {
       Run run = app.awaitFinished(runId);
 
-      assertThat(run.sims())
-          .allSatisfy(
-              sim ->
-                  assertThat(sim.state())
-                      .as(sim.id() + ": " + sim.error())
-                      .isEqualTo(SimState.SUCCEEDED));
-      assertThat(app.cascade.results().compare(runId))
+      TestApp.assertAllSucceeded(run);
+      assertThat(app.cascade().results().compare(runId))
           .allSatisfy(config -> assertThat(config.succeeded()).isEqualTo(2));
     }
     assertThat(sail.checkpointCalls()).isEqualTo(1);
@@ -188,24 +177,19 @@ final class SailRunIT {
         TestApp app =
             TestApp.start(dataDir, launcher, TestApp.agentCommand("--speed", "1000"), 0, b -> b)) {
       Run run = app.create(List.of(new RunEntry("SM90_H100", 3)));
-      await()
-          .atMost(WAIT)
-          .until(
-              () ->
-                  app.cascade.runs().get(run.id()).sims().stream()
-                      .allMatch(sim -> sim.state() == SimState.RUNNING));
+      app.awaitSims(run.id(), sim -> sim.state() == SimState.RUNNING);
       List<String> forks =
-          app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+          app.cascade().runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
       assertThat(forks).allMatch(sail::isRunning);
 
-      app.cascade.runs().cancel(run.id());
+      app.cascade().runs().cancel(run.id());
 
       await()
           .atMost(WAIT)
           .untilAsserted(
               () -> assertThat(sail.terminated()).containsExactlyInAnyOrderElementsOf(forks));
       assertThat(forks).noneMatch(sail::isRunning);
-      assertThat(app.cascade.runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
+      assertThat(app.cascade().runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
     }
   }
 
@@ -300,30 +284,27 @@ final class SailRunIT {
                     b.heartbeatTimeout(Duration.ofSeconds(1))
                         .monitorInterval(Duration.ofMillis(200)))) {
       Run run = app.create(List.of(new RunEntry("SM90_H100", 2)));
-      await()
-          .atMost(WAIT)
-          .until(
-              () ->
-                  app.cascade.runs().get(run.id()).sims().stream()
-                      .allMatch(sim -> sim.state() == SimState.RUNNING));
-      Sim gone = app.cascade.runs().get(run.id()).sims().get(0);
-      Sim other = app.cascade.runs().get(run.id()).sims().get(1);
+      app.awaitSims(run.id(), sim -> sim.state() == SimState.RUNNING);
+      Sim gone = app.cascade().runs().get(run.id()).sims().get(0);
+      Sim other = app.cascade().runs().get(run.id()).sims().get(1);
 
       sail.vanish(gone.launcherRef());
 
       await()
           .atMost(WAIT)
           .untilAsserted(
-              () -> assertThat(app.cascade.runs().sim(gone.id()).state()).isEqualTo(SimState.LOST));
+              () ->
+                  assertThat(app.cascade().runs().sim(gone.id()).state()).isEqualTo(SimState.LOST));
       await()
           .atMost(WAIT)
           .untilAsserted(
               () ->
-                  assertThat(app.cascade.runs().sim(gone.id()).state()).isEqualTo(SimState.FAILED));
-      assertThat(app.cascade.runs().sim(gone.id()).error()).matches("no heartbeat for 1\\ds");
-      assertThat(app.cascade.runs().sim(other.id()).state()).isEqualTo(SimState.RUNNING);
+                  assertThat(app.cascade().runs().sim(gone.id()).state())
+                      .isEqualTo(SimState.FAILED));
+      assertThat(app.cascade().runs().sim(gone.id()).error()).matches("no heartbeat for 1\\ds");
+      assertThat(app.cascade().runs().sim(other.id()).state()).isEqualTo(SimState.RUNNING);
       assertThat(sail.isRunning(other.launcherRef())).isTrue();
-      app.cascade.runs().cancel(run.id());
+      app.cascade().runs().cancel(run.id());
     }
   }
 
@@ -337,7 +318,7 @@ final class SailRunIT {
 
       assertThat(sail.peakForksInFlight()).isEqualTo(8);
       assertThat(sail.checkpoints()).hasSize(1);
-      app.cascade.runs().cancel(run.id());
+      app.cascade().runs().cancel(run.id());
     }
   }
 

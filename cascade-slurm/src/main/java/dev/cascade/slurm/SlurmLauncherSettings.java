@@ -10,8 +10,9 @@ import java.util.Optional;
 
 /**
  * What the {@link SlurmLauncher} asks Slurm for. Immutable; start from {@link #defaults()} (or
- * {@link #fromEnvironment}) and change what you need with the {@code withX} methods. Empty strings
- * leave the choice to the cluster's defaults.
+ * {@link #fromEnvironment}) and change what you need with the {@code withX} methods, or set several
+ * at once with {@link #builder()} / {@link #toBuilder()}. Empty strings leave the choice to the
+ * cluster's defaults.
  *
  * @param partition {@code --partition} ({@code CASCADE_SLURM_PARTITION}); empty: the default one
  * @param account {@code --account} ({@code CASCADE_SLURM_ACCOUNT}); empty: the user's default
@@ -83,257 +84,224 @@ public record SlurmLauncherSettings(
 
   /** The cluster's defaults for everything, one CPU per sim, 30 s per command. */
   public static SlurmLauncherSettings defaults() {
-    return new SlurmLauncherSettings(
-        "",
-        "",
-        "",
-        "",
-        "",
-        1,
-        List.of(),
-        null,
-        null,
-        Duration.ofSeconds(30),
-        TraceAccess.SHARED,
-        Path.of("/tmp/cascade-slurm"));
+    return builder().build();
+  }
+
+  /** A builder holding the defaults, to set some fields and {@link Builder#build} once. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /** The defaults with the {@code CASCADE_SLURM_*} variables that are set. */
   public static SlurmLauncherSettings fromEnvironment(Map<String, String> environment) {
-    SlurmLauncherSettings settings = defaults();
+    Builder builder = builder();
     Optional<String> value;
     if ((value = get(environment, "CASCADE_SLURM_PARTITION")).isPresent()) {
-      settings = settings.withPartition(value.get());
+      builder.partition(value.get());
     }
     if ((value = get(environment, "CASCADE_SLURM_ACCOUNT")).isPresent()) {
-      settings = settings.withAccount(value.get());
+      builder.account(value.get());
     }
     if ((value = get(environment, "CASCADE_SLURM_QOS")).isPresent()) {
-      settings = settings.withQos(value.get());
+      builder.qos(value.get());
     }
     if ((value = get(environment, "CASCADE_SLURM_TIME")).isPresent()) {
-      settings = settings.withTimeLimit(value.get());
+      builder.timeLimit(value.get());
     }
     if ((value = get(environment, "CASCADE_SLURM_MEM")).isPresent()) {
-      settings = settings.withMemoryPerSim(value.get());
+      builder.memoryPerSim(value.get());
     }
     if ((value = get(environment, "CASCADE_SLURM_CPUS")).isPresent()) {
       try {
-        settings = settings.withCpusPerSim(Integer.parseInt(value.get()));
+        builder.cpusPerSim(Integer.parseInt(value.get()));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
             "CASCADE_SLURM_CPUS must be a whole number of CPUs; got \"" + value.get() + "\"", e);
       }
     }
     if ((value = get(environment, "CASCADE_SLURM_SBATCH_ARGS")).isPresent()) {
-      settings = settings.withExtraArguments(Arrays.asList(value.get().split("\\s+")));
+      builder.extraArguments(Arrays.asList(value.get().split("\\s+")));
     }
     if ((value = get(environment, "CASCADE_SLURM_OUTPUT_DIR")).isPresent()) {
-      settings = settings.withJobOutputDir(Path.of(value.get()));
+      builder.jobOutputDir(Path.of(value.get()));
     }
     if ((value = get(environment, "CASCADE_SLURM_CONF")).isPresent()) {
-      settings = settings.withSlurmConf(Path.of(value.get()));
+      builder.slurmConf(Path.of(value.get()));
     }
     if ((value = get(environment, "CASCADE_SLURM_TRACES")).isPresent()) {
-      settings = settings.withTraces(traceAccess(value.get()));
+      builder.traces(traceAccess(value.get()));
     }
     if ((value = get(environment, "CASCADE_SLURM_SCRATCH")).isPresent()) {
-      settings = settings.withNodeScratch(Path.of(value.get()));
+      builder.nodeScratch(Path.of(value.get()));
     }
-    return settings;
+    return builder.build();
   }
 
   public SlurmLauncherSettings withPartition(String partition) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().partition(partition).build();
   }
 
   public SlurmLauncherSettings withAccount(String account) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().account(account).build();
   }
 
   public SlurmLauncherSettings withQos(String qos) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().qos(qos).build();
   }
 
   public SlurmLauncherSettings withTimeLimit(String timeLimit) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().timeLimit(timeLimit).build();
   }
 
   public SlurmLauncherSettings withMemoryPerSim(String memoryPerSim) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().memoryPerSim(memoryPerSim).build();
   }
 
   public SlurmLauncherSettings withCpusPerSim(int cpusPerSim) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().cpusPerSim(cpusPerSim).build();
   }
 
   public SlurmLauncherSettings withExtraArguments(List<String> extraArguments) {
-    List<String> words = extraArguments.stream().filter(a -> !a.isBlank()).toList();
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        words,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().extraArguments(extraArguments).build();
   }
 
   public SlurmLauncherSettings withJobOutputDir(Path jobOutputDir) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().jobOutputDir(jobOutputDir).build();
   }
 
   public SlurmLauncherSettings withSlurmConf(Path slurmConf) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().slurmConf(slurmConf).build();
   }
 
   public SlurmLauncherSettings withCommandTimeout(Duration commandTimeout) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().commandTimeout(commandTimeout).build();
   }
 
   public SlurmLauncherSettings withTraces(TraceAccess traces) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().traces(traces).build();
   }
 
   public SlurmLauncherSettings withNodeScratch(Path nodeScratch) {
-    return new SlurmLauncherSettings(
-        partition,
-        account,
-        qos,
-        timeLimit,
-        memoryPerSim,
-        cpusPerSim,
-        extraArguments,
-        jobOutputDir,
-        slurmConf,
-        commandTimeout,
-        traces,
-        nodeScratch);
+    return toBuilder().nodeScratch(nodeScratch).build();
+  }
+
+  /**
+   * The settings while they are made or changed: the one place that lists every field, with its
+   * default. {@link #build} checks them.
+   */
+  public static final class Builder {
+    private String partition = "";
+    private String account = "";
+    private String qos = "";
+    private String timeLimit = "";
+    private String memoryPerSim = "";
+    private int cpusPerSim = 1;
+    private List<String> extraArguments = List.of();
+    private Path jobOutputDir;
+    private Path slurmConf;
+    private Duration commandTimeout = Duration.ofSeconds(30);
+    private TraceAccess traces = TraceAccess.SHARED;
+    private Path nodeScratch = Path.of("/tmp/cascade-slurm");
+
+    private Builder() {}
+
+    private Builder(SlurmLauncherSettings settings) {
+      partition = settings.partition;
+      account = settings.account;
+      qos = settings.qos;
+      timeLimit = settings.timeLimit;
+      memoryPerSim = settings.memoryPerSim;
+      cpusPerSim = settings.cpusPerSim;
+      extraArguments = settings.extraArguments;
+      jobOutputDir = settings.jobOutputDir;
+      slurmConf = settings.slurmConf;
+      commandTimeout = settings.commandTimeout;
+      traces = settings.traces;
+      nodeScratch = settings.nodeScratch;
+    }
+
+    public Builder partition(String partition) {
+      this.partition = partition;
+      return this;
+    }
+
+    public Builder account(String account) {
+      this.account = account;
+      return this;
+    }
+
+    public Builder qos(String qos) {
+      this.qos = qos;
+      return this;
+    }
+
+    public Builder timeLimit(String timeLimit) {
+      this.timeLimit = timeLimit;
+      return this;
+    }
+
+    public Builder memoryPerSim(String memoryPerSim) {
+      this.memoryPerSim = memoryPerSim;
+      return this;
+    }
+
+    public Builder cpusPerSim(int cpusPerSim) {
+      this.cpusPerSim = cpusPerSim;
+      return this;
+    }
+
+    /** Blank words are dropped, so a split of {@code " --hold "} gives {@code [--hold]}. */
+    public Builder extraArguments(List<String> extraArguments) {
+      this.extraArguments = extraArguments.stream().filter(a -> !a.isBlank()).toList();
+      return this;
+    }
+
+    public Builder jobOutputDir(Path jobOutputDir) {
+      this.jobOutputDir = jobOutputDir;
+      return this;
+    }
+
+    public Builder slurmConf(Path slurmConf) {
+      this.slurmConf = slurmConf;
+      return this;
+    }
+
+    public Builder commandTimeout(Duration commandTimeout) {
+      this.commandTimeout = commandTimeout;
+      return this;
+    }
+
+    public Builder traces(TraceAccess traces) {
+      this.traces = traces;
+      return this;
+    }
+
+    public Builder nodeScratch(Path nodeScratch) {
+      this.nodeScratch = nodeScratch;
+      return this;
+    }
+
+    /** The settings, checked; throws {@link IllegalArgumentException} naming a bad field. */
+    public SlurmLauncherSettings build() {
+      return new SlurmLauncherSettings(
+          partition,
+          account,
+          qos,
+          timeLimit,
+          memoryPerSim,
+          cpusPerSim,
+          extraArguments,
+          jobOutputDir,
+          slurmConf,
+          commandTimeout,
+          traces,
+          nodeScratch);
+    }
   }
 
   private static Optional<String> get(Map<String, String> environment, String name) {

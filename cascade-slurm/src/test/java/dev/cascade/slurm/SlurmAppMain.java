@@ -4,6 +4,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.testkit.TestApp;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -21,13 +22,10 @@ public final class SlurmAppMain {
         new SlurmLauncher(SlurmLauncherSettings.defaults().withSlurmConf(Path.of(args[1])));
     TestApp app = TestApp.start(Path.of(args[0]), launcher, SlurmRestartIT.SIMULATOR, 0, b -> b);
     Run run = app.create(List.of(new RunEntry("SM90_H100", 2)));
-    while (!app.cascade.runs().get(run.id()).sims().stream()
-        .allMatch(sim -> sim.state() == SimState.RUNNING)) {
-      Thread.sleep(100);
-    }
+    app.awaitSims(run.id(), sim -> sim.state() == SimState.RUNNING);
     List<String> refs =
-        app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
-    System.out.println("PORT " + app.server.port() + " RUN " + run.id() + " REFS " + refs);
+        app.cascade().runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+    System.out.println("PORT " + app.server().port() + " RUN " + run.id() + " REFS " + refs);
     System.out.flush();
     Thread.sleep(Long.MAX_VALUE);
   }

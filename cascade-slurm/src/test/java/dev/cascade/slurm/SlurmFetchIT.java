@@ -3,17 +3,14 @@ package dev.cascade.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cascade.core.ConfigResult;
-import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
-import dev.cascade.core.RunState;
 import dev.cascade.core.Sim;
-import dev.cascade.core.SimState;
+import dev.cascade.core.testkit.TestApp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,13 +35,7 @@ final class SlurmFetchIT {
   @Test
   void eightReplicasOnOneNode_fetchTheTraceOnceAndGiveTheLocalLaunchersResults() throws Exception {
     List<String> simulator = TestApp.agentCommand("--speed", "0");
-    List<ConfigResult> local;
-    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
-        TestApp app = TestApp.start(dir.resolve("local"), launcher, simulator, 0, b -> b)) {
-      Run run = app.awaitFinished(app.create(ENTRIES).id());
-      assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
-      local = app.cascade.results().compare(run.id());
-    }
+    List<ConfigResult> local = TestApp.localResults(dir.resolve("local"), simulator, ENTRIES);
 
     Path scratch = dir.resolve("node-scratch");
     Path dataDir = dir.resolve("app");
@@ -54,13 +45,8 @@ final class SlurmFetchIT {
         TestApp app = TestApp.start(dataDir, launcher, simulator, 0, b -> b)) {
       Run run = app.awaitFinished(app.create(ENTRIES).id());
 
-      assertThat(run.sims())
-          .allSatisfy(
-              sim ->
-                  assertThat(sim.state())
-                      .as(sim.id() + ": " + sim.error())
-                      .isEqualTo(SimState.SUCCEEDED));
-      assertThat(app.cascade.results().compare(run.id())).isEqualTo(local);
+      TestApp.assertAllSucceeded(run);
+      assertThat(app.cascade().results().compare(run.id())).isEqualTo(local);
 
       // Every sim worked in the node's scratch, none in the app's data dir.
       List<String> logs =

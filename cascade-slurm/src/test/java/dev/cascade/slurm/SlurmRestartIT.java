@@ -1,11 +1,11 @@
 package dev.cascade.slurm;
 
-import static dev.cascade.slurm.TestApp.WAIT;
+import static dev.cascade.core.testkit.TestApp.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
-import dev.cascade.core.SimState;
+import dev.cascade.core.testkit.TestApp;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -56,17 +56,12 @@ final class SlurmRestartIT {
     try (SlurmLauncher launcher = new SlurmLauncher(settings);
         TestApp again = TestApp.start(dataDir, launcher, SIMULATOR, port, b -> b)) {
       List<String> refsBefore =
-          again.cascade.runs().get(runId).sims().stream().map(Sim::launcherRef).toList();
+          again.cascade().runs().get(runId).sims().stream().map(Sim::launcherRef).toList();
       assertThat(launcher.status(refsBefore)).hasSize(2);
 
       Run run = again.awaitFinished(runId);
 
-      assertThat(run.sims())
-          .allSatisfy(
-              sim ->
-                  assertThat(sim.state())
-                      .as(sim.id() + ": " + sim.error())
-                      .isEqualTo(SimState.SUCCEEDED));
+      TestApp.assertAllSucceeded(run);
       // Found again by their refs, not submitted a second time.
       assertThat(run.sims()).extracting(Sim::launcherRef).containsExactlyElementsOf(refsBefore);
       assertThat(String.join(" ", started)).contains(refsBefore.getFirst());

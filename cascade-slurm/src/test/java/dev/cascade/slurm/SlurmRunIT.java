@@ -3,13 +3,11 @@ package dev.cascade.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cascade.core.ConfigResult;
-import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
-import dev.cascade.core.RunState;
 import dev.cascade.core.SimState;
+import dev.cascade.core.testkit.TestApp;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -39,13 +37,7 @@ final class SlurmRunIT {
   void run_ofTwoConfigsTimesFourReplicas_isTwoJobArraysWithTheLocalLaunchersResults()
       throws Exception {
     List<String> simulator = TestApp.agentCommand("--speed", "0");
-    List<ConfigResult> local;
-    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
-        TestApp app = TestApp.start(dir.resolve("local"), launcher, simulator, 0, b -> b)) {
-      Run run = app.awaitFinished(app.create(ENTRIES).id());
-      assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
-      local = app.cascade.results().compare(run.id());
-    }
+    List<ConfigResult> local = TestApp.localResults(dir.resolve("local"), simulator, ENTRIES);
 
     try (SlurmLauncher launcher = new SlurmLauncher(settings);
         TestApp app = TestApp.start(dir.resolve("slurm"), launcher, simulator, 0, b -> b)) {
@@ -65,7 +57,7 @@ final class SlurmRunIT {
               .map(sim -> sim.launcherRef().split("_")[0])
               .collect(Collectors.toSet());
       assertThat(arrays).as("one job array per run entry").hasSize(2);
-      assertThat(app.cascade.results().compare(run.id())).isEqualTo(local);
+      assertThat(app.cascade().results().compare(run.id())).isEqualTo(local);
     }
   }
 }

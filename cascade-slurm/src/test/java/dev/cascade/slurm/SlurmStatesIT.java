@@ -1,6 +1,6 @@
 package dev.cascade.slurm;
 
-import static dev.cascade.slurm.TestApp.WAIT;
+import static dev.cascade.core.testkit.TestApp.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +11,7 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.spi.LauncherStatus;
+import dev.cascade.core.testkit.TestApp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,7 +52,7 @@ final class SlurmStatesIT {
 
   private List<String> refsOf(TestApp app, Run run) {
     List<String> refs =
-        app.cascade.runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
+        app.cascade().runs().get(run.id()).sims().stream().map(Sim::launcherRef).toList();
     submitted.addAll(refs);
     return refs;
   }
@@ -61,18 +62,13 @@ final class SlurmStatesIT {
     try (SlurmLauncher launcher = new SlurmLauncher(settings);
         TestApp app = TestApp.start(dir, launcher, SLOW, 0, b -> b)) {
       Run run = app.create(List.of(new RunEntry("SM90_H100", 2)));
-      await()
-          .atMost(WAIT)
-          .until(
-              () ->
-                  app.cascade.runs().get(run.id()).sims().stream()
-                      .allMatch(sim -> sim.state() == SimState.RUNNING));
+      app.awaitSims(run.id(), sim -> sim.state() == SimState.RUNNING);
       List<String> refs = refsOf(app, run);
       assertThat(launcher.status(refs).values())
           .extracting(LauncherStatus::phase)
           .containsOnly(LauncherStatus.Phase.RUNNING);
 
-      app.cascade.runs().cancel(run.id());
+      app.cascade().runs().cancel(run.id());
 
       await()
           .atMost(Duration.ofSeconds(30))
@@ -85,7 +81,7 @@ final class SlurmStatesIT {
                             assertThat(status.phase()).isEqualTo(LauncherStatus.Phase.ENDED);
                             assertThat(status.detail()).contains("CANCELLED");
                           }));
-      assertThat(app.cascade.runs().get(run.id()).sims())
+      assertThat(app.cascade().runs().get(run.id()).sims())
           .extracting(Sim::state)
           .containsOnly(SimState.CANCELLED);
     }
@@ -105,18 +101,13 @@ final class SlurmStatesIT {
                     b.heartbeatTimeout(Duration.ofSeconds(1))
                         .monitorInterval(Duration.ofMillis(500)))) {
       Run run = app.create(List.of(new RunEntry("SM90_H100", 2)));
-      await()
-          .atMost(WAIT)
-          .until(
-              () ->
-                  app.cascade.runs().get(run.id()).sims().stream()
-                      .allMatch(sim -> sim.launcherRef() != null));
+      app.awaitSims(run.id(), sim -> sim.launcherRef() != null);
       List<String> refs = refsOf(app, run);
 
       // Ten times the heartbeat timeout fails a silent sim; a held one is not silent, it waits.
       Thread.sleep(Duration.ofSeconds(13));
 
-      assertThat(app.cascade.runs().get(run.id()).sims())
+      assertThat(app.cascade().runs().get(run.id()).sims())
           .allSatisfy(sim -> assertThat(sim.state()).as(sim.error()).isEqualTo(SimState.LAUNCHING));
       Map<String, LauncherStatus> statuses = launcher.status(refs);
       assertThat(statuses.values())
@@ -131,7 +122,7 @@ final class SlurmStatesIT {
       HttpResponse<String> shown =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(URI.create(app.server.url() + "/api/runs/" + run.id()))
+                  HttpRequest.newBuilder(URI.create(app.server().url() + "/api/runs/" + run.id()))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(shown.statusCode()).isEqualTo(200);
@@ -142,7 +133,7 @@ final class SlurmStatesIT {
                   assertThat(sim.get("queued_reason").asText())
                       .isEqualTo("Slurm state PENDING (JobHeldUser)"));
 
-      app.cascade.runs().cancel(run.id());
+      app.cascade().runs().cancel(run.id());
       await()
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
@@ -163,7 +154,8 @@ final class SlurmStatesIT {
       await()
           .atMost(WAIT)
           .until(
-              () -> app.cascade.runs().get(run.id()).sims().getFirst().state() == SimState.RUNNING);
+              () ->
+                  app.cascade().runs().get(run.id()).sims().getFirst().state() == SimState.RUNNING);
       refsOf(app, run);
 
       // Slurm enforces limits every 30 s or so: the minute is up within 90 s of the start. The
@@ -172,12 +164,12 @@ final class SlurmStatesIT {
           .atMost(Duration.ofSeconds(150))
           .until(
               () -> {
-                Sim now = app.cascade.runs().get(run.id()).sims().getFirst();
+                Sim now = app.cascade().runs().get(run.id()).sims().getFirst();
                 return now.state().isFinished()
                     && now.error() != null
                     && now.error().contains("TIMEOUT");
               });
-      Sim sim = app.cascade.runs().get(run.id()).sims().getFirst();
+      Sim sim = app.cascade().runs().get(run.id()).sims().getFirst();
       assertThat(sim.state()).isEqualTo(SimState.FAILED);
       assertThat(sim.error()).startsWith("Slurm state TIMEOUT (TimeLimit)");
       assertThat(sim.failureClass()).isEqualTo(FailureClass.TIMED_OUT);

@@ -89,6 +89,32 @@ function updateRows(tbody, traces, known) {
   }
 }
 
+// The folders of the traces folder that are not traces (a name that is no trace id, a symbolic
+// link), each with why: an upload under a wrong name would otherwise just not show.
+function skippedFoldersSection() {
+  const list = h('ul', { class: 'skipped-list' });
+  const section = h('section', { class: 'skipped-folders', hidden: true, 'aria-labelledby': 'skipped-title' },
+    h('h2', { id: 'skipped-title' }, 'Folders that are not traces'),
+    h('p', { class: 'muted' }, 'These folders of the traces folder were skipped. Rename or remove them.'),
+    list);
+  let shown = '';
+  return {
+    section,
+    update(skipped = []) {
+      const key = JSON.stringify(skipped);
+      if (key === shown) {
+        return;
+      }
+      shown = key;
+      replace(list, ...skipped.map((folder) =>
+        h('li', { dataset: { name: folder.name } },
+          h('code', { class: 'folder-name' }, folder.name), ': ',
+          h('span', { class: 'reason' }, folder.reason))));
+      section.hidden = skipped.length === 0;
+    },
+  };
+}
+
 export function renderTraces(main) {
   document.title = 'Traces · Cascade';
   const tbody = h('tbody');
@@ -107,11 +133,14 @@ export function renderTraces(main) {
     status,
     table,
   );
+  const skipped = skippedFoldersSection();
+  main.append(skipped.section);
   const known = new Map();
   let loaded = false;
   const stop = poll(async () => {
-    const { traces } = await api('/api/traces');
+    const { traces, skipped_folders: skippedFolders } = await api('/api/traces');
     loaded = true;
+    skipped.update(skippedFolders);
     if (traces.length === 0) {
       status.hidden = false;
       replace(status, 'No traces yet. Upload one with ', h('code', {}, 'cascade traces push DIR --id ID'),

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,36 +40,36 @@ final class UiBrowserIT {
   private static final Duration RUN_WAIT = Duration.ofSeconds(90);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private UiSession ui;
   private UiServer server;
   private String cancelledRunId;
   private Browser browser;
 
   @BeforeAll
   void start(@TempDir Path dir) throws IOException {
-    Browser.assumeInstalled();
-    Assumptions.assumeFalse(
-        UiServer.launcherUnavailable(),
-        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
-    server = UiServer.start(dir.resolve("server"), null);
-    browser = Browser.start(dir.resolve("profile"));
+    ui = UiSession.start(dir, null);
+    server = ui.server();
+    browser = ui.browser();
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    if (ui != null) {
+      ui.close();
     }
   }
 
   @BeforeEach
   void laptopWidth() {
     browser.size(1280, 900);
+  }
+
+  private String skippedReason(String folder) {
+    return server.cascade().traces().skippedFolders().stream()
+        .filter(skipped -> skipped.name().equals(folder))
+        .findFirst()
+        .orElseThrow()
+        .reason();
   }
 
   private void open(String hash) {
@@ -109,7 +108,8 @@ final class UiBrowserIT {
 
   @Test
   @Order(2)
-  void traceList_followsAnUploadLiveAndShowsWhyATraceFailed() throws IOException {
+  void traceList_followsAnUploadLiveAndShowsWhyATraceFailedOrAFolderWasSkipped()
+      throws IOException {
     open("#/traces");
     browser.waitFor("tr[data-id='demo']");
     browser.js("window.__samePage = 'yes'");
@@ -126,6 +126,7 @@ final class UiBrowserIT {
     Files.writeString(
         broken.resolve("metadata.json"),
         "{\"status\": \"failed\", \"error\": \"CUDA error: out of memory while tracing layer 10\"}");
+    Files.createDirectories(server.tracesFolder().resolve("my trace/traces"));
 
     await()
         .atMost(Browser.WAIT)
@@ -138,6 +139,14 @@ final class UiBrowserIT {
             () ->
                 assertThat(browser.find("tr[data-id='broken-capture'] .reason").getText())
                     .isEqualTo("CUDA error: out of memory while tracing layer 10"));
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(browser.find(".skipped-folders li[data-name='my trace']").getText())
+                    .isEqualTo("my trace: " + skippedReason("my trace")));
+    assertThat(browser.find(".skipped-folders").isDisplayed()).isTrue();
     browser.screenshot("02-traces-uploading-and-failed");
 
     Files.writeString(

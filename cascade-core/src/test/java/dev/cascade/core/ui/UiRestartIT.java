@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,29 +25,21 @@ final class UiRestartIT {
   private static final Duration RUN_WAIT = Duration.ofSeconds(90);
 
   @TempDir Path dir;
+  private UiSession ui;
   private UiServer server;
   private Browser browser;
 
   @BeforeEach
   void start() throws IOException {
-    Browser.assumeInstalled();
-    Assumptions.assumeFalse(
-        UiServer.launcherUnavailable(),
-        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
-    server = UiServer.start(dir.resolve("server"), null);
-    browser = Browser.start(dir.resolve("profile"));
+    ui = UiSession.start(dir, null);
+    server = ui.server();
+    browser = ui.browser();
   }
 
   @AfterEach
   void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    if (ui != null) {
+      ui.close();
     }
   }
 

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,29 +22,21 @@ final class UiTokenIT {
   private static final String TOKEN = "ui-test-token";
 
   @TempDir Path dir;
+  private UiSession ui;
   private UiServer server;
   private Browser browser;
 
   @BeforeEach
   void start() throws IOException {
-    Browser.assumeInstalled();
-    Assumptions.assumeFalse(
-        UiServer.launcherUnavailable(),
-        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
-    server = UiServer.start(dir.resolve("server"), TOKEN);
-    browser = Browser.start(dir.resolve("profile"));
+    ui = UiSession.start(dir, TOKEN);
+    server = ui.server();
+    browser = ui.browser();
   }
 
   @AfterEach
   void stop() {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    if (ui != null) {
+      ui.close();
     }
   }
 

@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.internal.http.ApiServer.Response;
 import dev.cascade.core.internal.http.HostileRequests.Probe;
 import dev.cascade.core.internal.http.HostileRequests.Route;
-import java.io.ByteArrayOutputStream;
+import dev.cascade.core.testkit.ErrCapture;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,14 +49,11 @@ final class HostileInputIT {
 
   @TempDir Path dataDir;
   private ApiServer server;
-  private PrintStream originalErr;
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private ErrCapture err;
 
   @BeforeEach
   void start() throws IOException {
-    originalErr = System.err;
-    // slf4j-simple writes to whatever System.err is at the time: keep a copy of what it says.
-    System.setErr(new PrintStream(new Tee(originalErr, log), true, StandardCharsets.UTF_8));
+    err = ErrCapture.start();
     server = ApiServer.start(dataDir, settings -> settings.withToken(TOKEN));
   }
 
@@ -67,7 +62,7 @@ final class HostileInputIT {
     try {
       server.close();
     } finally {
-      System.setErr(originalErr);
+      err.close();
     }
   }
 
@@ -173,9 +168,7 @@ final class HostileInputIT {
     assertThat(probes).hasSizeGreaterThanOrEqualTo(2000);
     assertThat(server.api.responses(500)).isZero();
     // The log was captured (it has the start-up line), and holds no stack trace.
-    assertThat(log.toString(StandardCharsets.UTF_8))
-        .contains("Cascade started")
-        .doesNotContainPattern(STACK_TRACE);
+    assertThat(err.text()).contains("Cascade started").doesNotContainPattern(STACK_TRACE);
   }
 
   private String runRequest() {
@@ -201,34 +194,5 @@ final class HostileInputIT {
               });
     }
     return routes;
-  }
-
-  /** Writes to two streams. */
-  private static final class Tee extends OutputStream {
-    private final OutputStream first;
-    private final OutputStream second;
-
-    Tee(OutputStream first, OutputStream second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public synchronized void write(int b) throws IOException {
-      first.write(b);
-      second.write(b);
-    }
-
-    @Override
-    public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
-      first.write(bytes, offset, length);
-      second.write(bytes, offset, length);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      first.flush();
-      second.flush();
-    }
   }
 }

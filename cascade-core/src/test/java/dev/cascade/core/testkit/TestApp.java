@@ -1,5 +1,6 @@
-package dev.cascade.sail;
+package dev.cascade.core.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.accelsim.trace.KernelsList;
@@ -7,12 +8,16 @@ import dev.cascade.agent.SimAgentMain;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.ConfigResult;
 import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.spi.Launcher;
 import java.io.File;
@@ -24,20 +29,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.tukaani.xz.XZInputStream;
 
 /**
- * Cascade as {@code cascade serve} runs it, for the tests: the app on a data dir seeded with the
- * demo trace, its HTTP server (which sims report to), and the launcher it was given.
+ * Cascade as {@code cascade serve} runs it, for the launcher modules' tests (Sail, Slurm): the app
+ * on a data dir seeded with the demo trace, its HTTP server (which sims report to), and the
+ * launcher it was given. Sims are real sim agents ({@link #agentCommand}) running the emulator.
  */
-final class TestApp implements AutoCloseable {
+public final class TestApp implements AutoCloseable {
 
-  static final String TRACE = DemoTraces.DEMO_ID;
-  static final Duration WAIT = Duration.ofSeconds(90);
+  public static final String TRACE = DemoTraces.DEMO_ID;
+  public static final Duration WAIT = Duration.ofSeconds(90);
 
-  final Cascade cascade;
-  final CascadeServer server;
+  private final Cascade cascade;
+  private final CascadeServer server;
 
   private TestApp(Cascade cascade, CascadeServer server) {
     this.cascade = cascade;
@@ -49,7 +56,7 @@ final class TestApp implements AutoCloseable {
    * and {@code simCommand}, serves it on {@code port} (0 picks one), and waits for the demo trace
    * to be ready.
    */
-  static TestApp start(
+  public static TestApp start(
       Path dataDir,
       Launcher launcher,
       List<String> simCommand,
@@ -80,14 +87,53 @@ final class TestApp implements AutoCloseable {
     return new TestApp(cascade, server);
   }
 
-  Run create(List<RunEntry> entries) {
+  /** The app. */
+  public Cascade cascade() {
+    return cascade;
+  }
+
+  /** The app's HTTP server, which sims report to. */
+  public CascadeServer server() {
+    return server;
+  }
+
+  public Run create(List<RunEntry> entries) {
     return cascade.runs().create(TRACE, entries);
   }
 
   /** Waits for the run to finish and returns it. */
-  Run awaitFinished(String runId) {
+  public Run awaitFinished(String runId) {
     await().atMost(WAIT).until(() -> cascade.runs().get(runId).state() != RunState.ACTIVE);
     return cascade.runs().get(runId);
+  }
+
+  /** Waits until every sim of the run meets {@code condition}. */
+  public void awaitSims(String runId, Predicate<Sim> condition) {
+    await().atMost(WAIT).until(() -> cascade.runs().get(runId).sims().stream().allMatch(condition));
+  }
+
+  /**
+   * Runs {@code entries} on a fresh app on {@code dataDir} with the {@link LocalLauncher} and
+   * {@code simCommand}, and returns its results: what every other launcher's run must give.
+   */
+  public static List<ConfigResult> localResults(
+      Path dataDir, List<String> simCommand, List<RunEntry> entries) throws IOException {
+    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
+        TestApp app = start(dataDir, launcher, simCommand, 0, b -> b)) {
+      Run run = app.awaitFinished(app.create(entries).id());
+      assertThat(run.state()).as("the local launcher's run").isEqualTo(RunState.SUCCEEDED);
+      return app.cascade.results().compare(run.id());
+    }
+  }
+
+  /** Asserts that every sim of the run succeeded, naming the error of any that did not. */
+  public static void assertAllSucceeded(Run run) {
+    assertThat(run.sims())
+        .allSatisfy(
+            sim ->
+                assertThat(sim.state())
+                    .as(sim.id() + ": " + sim.error())
+                    .isEqualTo(SimState.SUCCEEDED));
   }
 
   @Override
@@ -103,7 +149,7 @@ final class TestApp implements AutoCloseable {
    * The sim agent running the emulator inside its own JVM, reporting every 200 ms, as {@code
    * CASCADE_SIM_CMD}: {@code java -cp ... SimAgentMain ... --emulate EMULATOR_ARGS}.
    */
-  static List<String> agentCommand(String... emulatorArgs) {
+  public static List<String> agentCommand(String... emulatorArgs) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));

@@ -1,0 +1,57 @@
+package dev.cascade.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.client.QueuedRun;
+import dev.cascade.core.Run;
+import dev.cascade.core.json.ApiJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class RunsShowPrintTest {
+
+  /** Two Slurm sims: one runs kernel_2, one is still queued. */
+  private static final String RUN_JSON =
+      """
+      {"id": "r_01M8MS25K422QTVDDWQV5CEFPR", "trace_id": "demo", "state": "active",
+       "created_at": "2026-11-29T23:01:12.512Z",
+       "entries": [{"gpu_config": "SM90_H100", "count": 2}],
+       "sim_count": 2,
+       "sims": [
+         {"id": "s_01M8MS26FMS4T2WAXQZYNHRTTK", "run_id": "r_01M8MS25K422QTVDDWQV5CEFPR",
+          "gpu_config": "SM90_H100", "replica": 0, "state": "running", "error": null, "exit_code": null,
+          "launcher": "slurm", "launcher_ref": "41_0",
+          "created_at": "2026-11-29T23:01:12.512Z", "launched_at": "2026-11-29T23:01:12.530Z",
+          "last_heartbeat_at": "2026-11-29T23:01:20.101Z", "finished_at": null,
+          "kernels_done": 1, "kernels_total": 3, "current_kernel": "kernel_2",
+          "latest_metrics": null, "log_outcome": null, "heartbeat_age_s": 1.42, "queued_reason": null},
+         {"id": "s_01M8MS26FMS4T2WAXQZYNHRTTM", "run_id": "r_01M8MS25K422QTVDDWQV5CEFPR",
+          "gpu_config": "SM90_H100", "replica": 1, "state": "launching", "error": null, "exit_code": null,
+          "launcher": "slurm", "launcher_ref": "41_1",
+          "created_at": "2026-11-29T23:01:12.512Z", "launched_at": "2026-11-29T23:01:12.530Z",
+          "last_heartbeat_at": null, "finished_at": null,
+          "kernels_done": 0, "kernels_total": 3, "current_kernel": null,
+          "latest_metrics": null, "log_outcome": null, "heartbeat_age_s": null,
+          "queued_reason": "Slurm state PENDING (Priority)"}
+       ]}
+      """;
+
+  private static final String QUEUED_SIM = "s_01M8MS26FMS4T2WAXQZYNHRTTM";
+
+  @Test
+  void print_showsWhyAQueuedSimWaitsWhereTheKernelWouldBe() throws Exception {
+    Run run = ApiJson.readRun(new ObjectMapper().readTree(RUN_JSON));
+    QueuedRun queued = new QueuedRun(run, Map.of(QUEUED_SIM, "Slurm state PENDING (Priority)"));
+
+    StringWriter text = new StringWriter();
+    RunsShowCommand.print(new PrintWriter(text), queued, Instant.parse("2026-11-29T23:01:21Z"));
+
+    assertThat(text.toString())
+        .containsPattern("launching\\s+0/3\\s+queued: Slurm state PENDING \\(Priority\\)\\s+")
+        .containsPattern("running\\s+1/3\\s+kernel_2\\s+");
+  }
+}
