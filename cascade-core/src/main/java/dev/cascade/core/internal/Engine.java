@@ -14,7 +14,10 @@ import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimMoves;
 import dev.cascade.core.internal.run.SimReports;
 import dev.cascade.core.internal.run.SimTokens;
+import dev.cascade.core.internal.run.SlotQueue;
+import dev.cascade.core.internal.run.TimeLimitCheck;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
@@ -48,6 +51,7 @@ public final class Engine implements AutoCloseable {
   private SimReports reports;
   private Launches launches;
   private HeartbeatCheck heartbeatCheck;
+  private TimeLimitCheck timeLimits;
   private Results results;
 
   private Engine(CascadeSettings settings) {
@@ -97,13 +101,15 @@ public final class Engine implements AutoCloseable {
             settings.finishedStopDelay(),
             settings.simCommand(),
             settings.simEnvironment());
-    SimMoves moves = new SimMoves(database, sims, events, outputs, clock);
+    SlotQueue slots = new SlotQueue(settings.launcher().slots());
+    SimMoves moves = new SimMoves(database, sims, events, outputs, slots, clock);
     launches =
         new Launches(
             settings.launcher(),
             SimTokens.inDataDir(settings.dataDir()),
             sims,
             moves,
+            slots,
             runSettings,
             clock);
     toClose.add(0, launches);
@@ -112,6 +118,7 @@ public final class Engine implements AutoCloseable {
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
     reports = new SimReports(database, sims, moves, outputs, launches);
     heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock);
+    timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
     results = new ResultsComparer(database, settings.catalog());
   }
 
@@ -124,7 +131,12 @@ public final class Engine implements AutoCloseable {
     launches.failEnded();
     runs.launchPending();
     if (!settings.monitorInterval().isZero()) {
-      toClose.add(0, new HeartbeatMonitor(heartbeatCheck, settings.monitorInterval()));
+      Runnable checks =
+          () -> {
+            heartbeatCheck.run();
+            timeLimits.run();
+          };
+      toClose.add(0, new HeartbeatMonitor(checks, settings.monitorInterval()));
     }
     log.info(
         "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
@@ -174,6 +186,16 @@ public final class Engine implements AutoCloseable {
   /** One pass of the heartbeat monitor, for tests that turned the background one off. */
   public void checkHeartbeats() {
     heartbeatCheck.run();
+  }
+
+  /** One pass of the time-limit check, for tests that turned the background monitor off. */
+  public void checkTimeLimits() {
+    timeLimits.run();
+  }
+
+  /** The most sims that ever held a slot of the launcher at once (0 without slots). */
+  public int peakSlotsHeld() {
+    return launches.peakSlotsHeld();
   }
 
   /** The most launch calls that were ever in flight at once. */

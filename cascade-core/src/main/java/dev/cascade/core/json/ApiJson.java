@@ -9,10 +9,13 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimProgress;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
+import dev.cascade.core.TimeLimit;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
@@ -160,22 +163,37 @@ public final class ApiJson {
 
   /** {@code POST /api/runs}: {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}. */
   public static Map<String, Object> writeRunRequest(String traceId, List<RunEntry> entries) {
+    return writeRunRequest(traceId, entries, RunOptions.defaults());
+  }
+
+  /** {@code POST /api/runs} with the run's {@code owner} and {@code priority}. */
+  public static Map<String, Object> writeRunRequest(
+      String traceId, List<RunEntry> entries, RunOptions options) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("trace_id", traceId);
     fields.put("entries", entries.stream().map(ApiJson::writeRunEntry).toList());
+    fields.put("owner", options.owner());
+    fields.put("priority", options.priority());
     return fields;
   }
 
+  /** An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null. */
   public static Map<String, Object> writeRunEntry(RunEntry entry) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", entry.gpuConfig());
     fields.put("count", entry.count());
+    fields.put(
+        "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
     return fields;
   }
 
   public static RunEntry readRunEntry(JsonNode node) {
     Fields entry = Fields.of(node, "a run entry");
-    return new RunEntry(entry.text("gpu_config"), entry.integer("count"));
+    String limit = entry.textOrNull("time_limit");
+    return new RunEntry(
+        entry.text("gpu_config"),
+        entry.integer("count"),
+        limit == null ? null : TimeLimit.parse(limit));
   }
 
   /**
@@ -183,8 +201,19 @@ public final class ApiJson {
    * age at {@code now} (the server's clock).
    */
   public static Map<String, Object> writeRun(Run run, Instant now) {
+    return writeRun(run, now, Map.of());
+  }
+
+  /**
+   * {@link #writeRun(Run, Instant)} with each unfinished sim's place in the queue and estimated
+   * finish ({@code queue_position}, {@code eta}, {@code eta_s}, {@code eta_basis}; null when none).
+   */
+  public static Map<String, Object> writeRun(
+      Run run, Instant now, Map<String, SimSchedule> schedules) {
     Map<String, Object> fields = runFields(run);
-    fields.put("sims", run.sims().stream().map(sim -> writeSim(sim, now)).toList());
+    fields.put(
+        "sims",
+        run.sims().stream().map(sim -> writeSim(sim, now, schedules.get(sim.id()))).toList());
     return fields;
   }
 
@@ -195,12 +224,15 @@ public final class ApiJson {
       throw new IllegalArgumentException(
           "a run must have \"sims\" as an array; a summary of GET /api/runs has none");
     }
+    String owner = run.textOrNull("owner");
     return new Run(
         run.text("id"),
         run.text("trace_id"),
         run.list("entries", ApiJson::readRunEntry),
         run.time("created_at"),
-        run.list("sims", ApiJson::readSim));
+        run.list("sims", ApiJson::readSim),
+        owner == null ? RunOptions.DEFAULT_OWNER : owner,
+        run.integer("priority", 0));
   }
 
   /**
@@ -237,6 +269,8 @@ public final class ApiJson {
     fields.put("trace_id", run.traceId());
     fields.put("state", run.state().wireName());
     fields.put("created_at", text(run.createdAt()));
+    fields.put("owner", run.owner());
+    fields.put("priority", run.priority());
     fields.put("entries", run.entries().stream().map(ApiJson::writeRunEntry).toList());
     fields.put("sim_count", run.sims().size());
     return fields;
@@ -279,6 +313,17 @@ public final class ApiJson {
     fields.put(
         "heartbeat_age_s",
         last == null ? null : Math.max(0, Duration.between(last, now).toMillis()) / 1000.0);
+    return fields;
+  }
+
+  /**
+   * {@link #writeSim(Sim, Instant)} plus where it stands: {@code queue_position} (1 is next; null
+   * once started), {@code eta} (the estimated finish), {@code eta_s} (seconds from {@code now} to
+   * it) and {@code eta_basis} (what the estimate comes from); null when there is none.
+   */
+  public static Map<String, Object> writeSim(Sim sim, Instant now, SimSchedule schedule) {
+    Map<String, Object> fields = writeSim(sim, now);
+    fields.putAll(ScheduleJson.fields(schedule, now));
     return fields;
   }
 

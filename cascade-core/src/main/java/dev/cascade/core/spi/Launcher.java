@@ -2,6 +2,7 @@ package dev.cascade.core.spi;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,6 +19,15 @@ public interface Launcher extends AutoCloseable {
   /** Why this launcher cannot be used here; empty when it can. */
   default Optional<String> unavailableReason() {
     return Optional.empty();
+  }
+
+  /**
+   * How many sims this launcher runs at once, when Cascade must queue the rest itself (the local
+   * launcher: {@code CASCADE_LOCAL_SLOTS}); empty when it leaves the waiting to a scheduler of its
+   * own (a cluster) and takes every sim as it comes.
+   */
+  default OptionalInt slots() {
+    return OptionalInt.empty();
   }
 
   /**

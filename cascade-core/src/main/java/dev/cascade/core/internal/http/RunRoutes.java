@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
 import dev.cascade.core.json.ApiJson;
 import io.javalin.config.RoutesConfig;
@@ -35,9 +36,9 @@ final class RunRoutes {
   }
 
   /**
-   * {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}: 201 with the run and its {@code
-   * Location}. Types and ranges are checked here so the error names the exact field; the run
-   * manager checks the rest (trace, configs, duplicates).
+   * {@code {"trace_id", "entries": [{"gpu_config", "count", "time_limit"}], "owner", "priority"}}:
+   * 201 with the run and its {@code Location}. Types and ranges are checked here so the error names
+   * the exact field; the run manager checks the rest (trace, configs, duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);
@@ -53,11 +54,31 @@ final class RunRoutes {
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
       int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
-      entries.add(new RunEntry(gpuConfig, count));
+      entries.add(new RunEntry(gpuConfig, count, item.optionalTimeLimit("time_limit")));
     }
-    Run run = runs.create(traceId, entries);
+    Run run = runs.create(traceId, entries, options(body));
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
+    Json.send(ctx, 201, withSchedule(run));
+  }
+
+  /** The run's {@code owner} (default {@value RunOptions#DEFAULT_OWNER}) and {@code priority}. */
+  private static RunOptions options(JsonBody body) {
+    String owner = body.optionalString("owner");
+    int priority =
+        (int) body.optionalLong("priority", -RunOptions.MAX_PRIORITY, RunOptions.MAX_PRIORITY, 0);
+    if (owner == null) {
+      return RunOptions.defaults().withPriority(priority);
+    }
+    try {
+      return new RunOptions(owner, priority);
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "owner");
+    }
+  }
+
+  /** The run, each unfinished sim with its place in the queue and its estimated finish. */
+  private Object withSchedule(Run run) {
+    return ApiJson.writeRun(run, clock.instant(), runs.schedule(run.id()));
   }
 
   private void list(Context ctx) {
@@ -65,10 +86,10 @@ final class RunRoutes {
   }
 
   private void get(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()));
+    Json.send(ctx, 200, withSchedule(runs.get(ctx.pathParam("id"))));
   }
 
   private void cancel(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()));
+    Json.send(ctx, 200, withSchedule(runs.cancel(ctx.pathParam("id"))));
   }
 }

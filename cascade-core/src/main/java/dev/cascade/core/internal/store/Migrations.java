@@ -48,7 +48,10 @@ public final class Migrations {
 
   /** Cascade's migrations, read from {@code db/migration/V<n>__*.sql} on the class path. */
   public static Migrations cascade() {
-    return new Migrations(List.of(new Migration(1, resource("db/migration/V1__initial.sql"))));
+    return new Migrations(
+        List.of(
+            new Migration(1, resource("db/migration/V1__initial.sql")),
+            new Migration(2, resource("db/migration/V2__queue.sql"))));
   }
 
   /** The newest version these migrations reach. */
