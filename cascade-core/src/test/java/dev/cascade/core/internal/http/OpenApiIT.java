@@ -8,6 +8,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.JsonSamples;
 import dev.cascade.core.json.ResultsJson;
@@ -120,7 +121,12 @@ final class OpenApiIT {
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
-    written.put("Sim", ApiJson.writeSim(JsonSamples.runningSim(), JsonSamples.T0));
+    written.put(
+        "Sim",
+        ApiJson.writeSim(
+            JsonSamples.runningSim(),
+            JsonSamples.T0,
+            new SimSchedule(JsonSamples.runningSim().id(), null, JsonSamples.T0, "1 earlier sim")));
     written.put("KernelResult", ResultsJson.writeKernel(JsonSamples.kernel(), 1980.0));
     written.put(
         "SimKernels",
