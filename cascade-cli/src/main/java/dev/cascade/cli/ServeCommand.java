@@ -64,6 +64,14 @@ final class ServeCommand implements Callable<Integer> {
       description = "Where sims run: local or sail (default ${DEFAULT-VALUE}).")
   String sims = "local";
 
+  @Option(
+      names = "--local-slots",
+      paramLabel = "N",
+      description =
+          "How many sims the local launcher runs at once; the others wait their turn (default"
+              + " $CASCADE_LOCAL_SLOTS, else one per core).")
+  Integer localSlots;
+
   @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
   boolean noS3;
 
@@ -95,7 +103,9 @@ final class ServeCommand implements Callable<Integer> {
               .withPort(port)
               .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null));
       Cascade cascade =
-          AppSetup.cascade(environment, data, sims, simCommand, serverSettings).build();
+          AppSetup.localSlots(
+                  AppSetup.cascade(environment, data, sims, simCommand, serverSettings), localSlots)
+              .build();
       List<String> seeded = AppSetup.seedIfNew(data);
       cascade.start();
       running.add(0, cascade);
@@ -117,6 +127,12 @@ final class ServeCommand implements Callable<Integer> {
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);
       out.println("  sims       " + sims + " launcher, " + simCommand.description());
+      cascade
+          .settings()
+          .launcher()
+          .slots()
+          .ifPresent(
+              n -> out.println("  slots      " + n + " sims at once; the others wait in turn"));
       out.println("  configs    " + cascade.configs().source());
       if (!seeded.isEmpty()) {
         out.println("  seeded     " + String.join(", ", seeded) + " (a new data dir)");
