@@ -242,6 +242,29 @@ final class QueueTest {
   }
 
   @Test
+  void eta_onAConfigWithoutHistory_takesOtherConfigsOfTheTraceScaledByKernelsToDo() {
+    Run first = engine.runs().create("demo", List.of(new RunEntry("SM90_H100", 1)));
+    String firstSim = first.sims().getFirst().id();
+    await().atMost(WAIT).until(() -> engine.runs().sim(firstSim).launcherRef() != null);
+    clock.advance(Duration.ofSeconds(100));
+    finishOne(1);
+    Sim done = engine.runs().sim(firstSim);
+    Duration took = Duration.between(done.launchedAt(), done.finishedAt());
+
+    Run other = engine.runs().create("demo", List.of(new RunEntry("SM90_H200", 1)));
+    String simId = other.sims().getFirst().id();
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
+    Instant before = clock.instant();
+    SimSchedule schedule = engine.runs().schedule(other.id()).get(simId);
+    Instant after = clock.instant();
+
+    assertThat(schedule.basis())
+        .isEqualTo("1 earlier sim of this trace on other configs, scaled by kernels done");
+    // No kernel done yet: all of the other config's length is still to come.
+    assertThat(schedule.eta()).isBetween(before.plus(took), after.plus(took));
+  }
+
+  @Test
   void timeLimit_failsASimThatRunsLongerAndStopsIt() {
     Run run =
         engine.runs().create("demo", List.of(new RunEntry("SM90_H100", 1, Duration.ofSeconds(30))));
