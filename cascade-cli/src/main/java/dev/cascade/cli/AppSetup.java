@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.DemoTraces;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import java.io.IOException;
@@ -63,11 +64,13 @@ final class AppSetup {
     if (option == null) {
       return builder;
     }
-    try {
-      return builder.localSlots(option);
-    } catch (IllegalArgumentException e) {
-      throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), null);
+    if (option < 1 || option > LocalLauncher.MAX_SLOTS) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "--local-slots must be 1 to " + LocalLauncher.MAX_SLOTS + " sims at once; got " + option,
+          null);
     }
+    return builder.localSlots(option);
   }
 
   /**
