@@ -46,13 +46,4 @@ public record Run(
   public int simCount() {
     return entries.stream().mapToInt(RunEntry::count).sum();
   }
-
-  /** The entry of {@code gpuConfig}; every sim's config has one. */
-  public RunEntry entryOf(String gpuConfig) {
-    return entries.stream()
-        .filter(entry -> entry.gpuConfig().equals(gpuConfig))
-        .findFirst()
-        .orElseThrow(
-            () -> new IllegalArgumentException("run " + id + " has no entry for " + gpuConfig));
-  }
 }
