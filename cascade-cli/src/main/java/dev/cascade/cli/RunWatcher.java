@@ -390,11 +390,22 @@ final class RunWatcher {
                 heartbeatAge == null
                     ? "no heartbeat yet"
                     : "heartbeat " + Formats.duration(heartbeatAge) + " ago");
-        line.append(Printed.schedule(schedule, Instant.now()));
+        line.append(Printed.schedule(waiting() ? schedule : withoutPlace(schedule), Instant.now()));
       } else if (error != null) {
         line.append("  ").append(Formats.shorten(error, ERROR_WIDTH));
       }
       return line.toString().stripTrailing();
+    }
+
+    /** A sim that left {@code pending} has no place in the queue, whatever an older read says. */
+    private boolean waiting() {
+      return state.equals("pending");
+    }
+
+    private static SimSchedule withoutPlace(SimSchedule schedule) {
+      return schedule == null
+          ? null
+          : new SimSchedule(schedule.simId(), null, schedule.eta(), schedule.basis());
     }
 
     /** pending 0, launching 1, running and lost (and any state unknown here) 2, finished 3. */
