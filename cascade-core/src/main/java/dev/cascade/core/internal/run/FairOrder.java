@@ -24,7 +24,10 @@ final class FairOrder {
 
   private final Map<String, QueuedSim> bySimId = new HashMap<>();
 
-  /** When each owner and each run last got a slot (a count of picks); absent: never. */
+  /**
+   * When each owner and each run with waiting sims last got a slot (a count of picks); absent:
+   * never. Owners are few and kept; a run is forgotten once none of its sims waits.
+   */
   private final Map<String, Long> ownerServed = new HashMap<>();
 
   private final Map<String, Long> runServed = new HashMap<>();
@@ -75,10 +78,10 @@ final class FairOrder {
     ArrayDeque<QueuedSim> sims = runs.get(run);
     QueuedSim next = sims.removeFirst();
     bySimId.remove(next.simId());
-    prune(next, owners, runs, sims);
     long pick = picks++;
     ownerServed.put(owner, pick);
     runServed.put(run, pick);
+    prune(next, owners, runs, sims);
     return next;
   }
 
@@ -127,6 +130,7 @@ final class FairOrder {
       ArrayDeque<QueuedSim> sims) {
     if (sims.isEmpty()) {
       runs.remove(sim.runId());
+      runServed.remove(sim.runId()); // a run's sims are queued together: it is done waiting
     }
     if (runs.isEmpty()) {
       owners.remove(sim.owner());
