@@ -22,6 +22,10 @@ import java.util.function.Consumer;
  * @param backoffMax the longest wait between retries (10 s)
  * @param giveUpAfter with no answer from the app for this long, stop the simulator and exit 4 (10
  *     min, as long as the app waits before it fails a silent sim)
+ * @param goneAfter with nothing listening at the app's address (connections refused) for this long,
+ *     stop the simulator and exit 4 (2 min): the app is gone, not slow. A restarted {@code cascade
+ *     serve} listens again within seconds; an app that closed, such as a test's, is not retried for
+ *     the full {@code giveUpAfter}
  * @param killGrace between SIGTERM and SIGKILL to the simulator's group (3 s)
  * @param finalReportTimeout after a cancel or SIGTERM, how long the last chunks and heartbeat may
  *     take (1.5 s; with the kill grace it fits in the 5 s the local launcher allows)
@@ -39,11 +43,13 @@ record AgentSettings(
     Duration backoffInitial,
     Duration backoffMax,
     Duration giveUpAfter,
+    Duration goneAfter,
     Duration killGrace,
     Duration finalReportTimeout,
     Duration requestTimeout) {
 
   static final int DEFAULT_CHUNK_BYTES = 256 * 1024;
+  static final Duration DEFAULT_GONE_AFTER = Duration.ofMinutes(2);
 
   public AgentSettings {
     Objects.requireNonNull(mainUrl, "mainUrl");
@@ -77,6 +83,7 @@ record AgentSettings(
     requirePositive("first backoff", backoffInitial);
     requirePositive("largest backoff", backoffMax);
     requirePositive("give-up time", giveUpAfter);
+    requirePositive("gone time", goneAfter);
     requirePositive("request timeout", requestTimeout);
     Objects.requireNonNull(killGrace, "killGrace");
     Objects.requireNonNull(finalReportTimeout, "finalReportTimeout");
@@ -127,6 +134,7 @@ record AgentSettings(
     Duration backoffInitial = Duration.ofMillis(250);
     Duration backoffMax = Duration.ofSeconds(10);
     Duration giveUpAfter = Duration.ofMinutes(10);
+    Duration goneAfter = DEFAULT_GONE_AFTER;
     Duration killGrace = Duration.ofSeconds(3);
     Duration finalReportTimeout = Duration.ofMillis(1500);
     Duration requestTimeout = Duration.ofSeconds(30);
@@ -145,6 +153,7 @@ record AgentSettings(
       backoffInitial = s.backoffInitial;
       backoffMax = s.backoffMax;
       giveUpAfter = s.giveUpAfter;
+      goneAfter = s.goneAfter;
       killGrace = s.killGrace;
       finalReportTimeout = s.finalReportTimeout;
       requestTimeout = s.requestTimeout;
@@ -163,6 +172,7 @@ record AgentSettings(
           backoffInitial,
           backoffMax,
           giveUpAfter,
+          goneAfter,
           killGrace,
           finalReportTimeout,
           requestTimeout);

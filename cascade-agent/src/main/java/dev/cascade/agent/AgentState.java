@@ -1,6 +1,5 @@
 package dev.cascade.agent;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,6 +28,7 @@ final class AgentState {
   private final AgentLog log;
   private final String url;
   private volatile long lastContact = System.nanoTime();
+  private volatile long lastListening = lastContact;
   private volatile boolean outage;
   private volatile boolean everReached;
   private volatile Stop stop;
@@ -42,11 +42,20 @@ final class AgentState {
   /** The app answered. */
   void contact() {
     lastContact = System.nanoTime();
+    lastListening = lastContact;
     if (outage) {
       outage = false;
       log.info("reached the app at " + url + " again; sending what was spooled");
     }
     everReached = true;
+  }
+
+  /** A request failed in a way worth retrying; a refused connection means the app is gone. */
+  void unreachable(AppClient.AppException e) {
+    if (!e.refused()) {
+      lastListening = System.nanoTime();
+    }
+    unreachable(e.getMessage());
   }
 
   /** A request failed in a way worth retrying. */
@@ -64,6 +73,14 @@ final class AgentState {
 
   long lastContact() {
     return lastContact;
+  }
+
+  /**
+   * When something last listened at the app's address: an answer, or a request that got in but had
+   * none. Only refused connections since mean the app is gone, not slow or restarting.
+   */
+  long lastListening() {
+    return lastListening;
   }
 
   /** Asks the agent to stop; the first reason wins. Returns true when this one did. */
@@ -125,11 +142,5 @@ final class AgentState {
     } finally {
       lock.unlock();
     }
-  }
-
-  /** Sleeps for {@code wait} (not past {@code deadline}), or less once sending must stop. */
-  void pause(Duration wait, long deadline) throws InterruptedException {
-    long until = System.nanoTime() + wait.toNanos();
-    awaitUntil(this::fatal, Math.min(until, deadline));
   }
 }

@@ -64,6 +64,11 @@ final class AppClient {
     boolean retryable() {
       return retryable;
     }
+
+    /** True when nothing listened at the app's address: the connection was refused. */
+    boolean refused() {
+      return getCause() instanceof ConnectException;
+    }
   }
 
   /** Sends a heartbeat and reads the reply, waiting at most {@code timeout} for it. */

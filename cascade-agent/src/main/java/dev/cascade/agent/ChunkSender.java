@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Sends spooled chunks to the app, one at a time, lowest seq first, retrying each with backoff
@@ -81,7 +82,7 @@ final class ChunkSender {
    * Waits until every queued chunk was accepted; false when {@code deadline} passes or the agent is
    * told to stop first.
    */
-  boolean awaitDrained(long deadline) throws InterruptedException {
+  boolean awaitDrained(LongSupplier deadline) throws InterruptedException {
     while (true) {
       lock.lock();
       try {
@@ -91,7 +92,8 @@ final class ChunkSender {
         if (stopped || state.fatal()) {
           return false;
         }
-        long left = deadline - System.nanoTime();
+        // Read again each time: a SIGTERM moves the deadline closer while this waits.
+        long left = deadline.getAsLong() - System.nanoTime();
         if (left <= 0) {
           return false;
         }
@@ -173,7 +175,7 @@ final class ChunkSender {
           state.stop(AgentState.Stop.REJECTED, e.getMessage());
           return false;
         }
-        state.unreachable(e.getMessage());
+        state.unreachable(e);
         Duration wait = backoff.next();
         lock.lock();
         try {

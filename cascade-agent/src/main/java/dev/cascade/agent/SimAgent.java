@@ -114,7 +114,13 @@ final class SimAgent {
       sender.start();
       long tick = Math.max(10, settings.chunkAge().toMillis() / 4);
       timer.scheduleWithFixedDelay(output::tick, tick, tick, TimeUnit.MILLISECONDS);
-      long watch = Math.max(10, Math.min(1000, settings.giveUpAfter().toMillis() / 10));
+      long watch =
+          Math.max(
+              10,
+              Math.min(
+                  1000,
+                  Math.min(settings.giveUpAfter().toMillis(), settings.goneAfter().toMillis())
+                      / 10));
       timer.scheduleWithFixedDelay(this::watchdog, watch, watch, TimeUnit.MILLISECONDS);
 
       log.info(
@@ -265,7 +271,7 @@ final class SimAgent {
     int rounds = 0;
     try {
       while (true) {
-        if (!sender.awaitDrained(finalDeadline) || state.fatal()) {
+        if (!sender.awaitDrained(() -> finalDeadline) || state.fatal()) {
           return Report.STOPPED;
         }
         AgentJson.Reply reply;
@@ -278,8 +284,8 @@ final class SimAgent {
             state.stop(AgentState.Stop.REJECTED, e.getMessage());
             return Report.STOPPED;
           }
-          state.unreachable(e.getMessage());
-          state.pause(backoff.next(), finalDeadline);
+          state.unreachable(e);
+          pauseBeforeRetry(backoff.next());
           if (System.nanoTime() >= finalDeadline || state.fatal()) {
             return Report.STOPPED;
           }
@@ -326,6 +332,15 @@ final class SimAgent {
     }
   }
 
+  /**
+   * Waits {@code wait} before trying the final report again, or less: until sending must stop, or
+   * the final deadline, which a SIGTERM during the wait moves closer ({@link #stop()}).
+   */
+  private void pauseBeforeRetry(Duration wait) throws InterruptedException {
+    long until = System.nanoTime() + wait.toNanos();
+    state.awaitUntil(() -> state.fatal() || System.nanoTime() >= finalDeadline, until);
+  }
+
   private void heartbeat(AppClient client) {
     if (finalPhase || state.stopReason() != null) {
       return;
@@ -346,7 +361,7 @@ final class SimAgent {
       }
     } catch (AppClient.AppException e) {
       if (e.retryable()) {
-        state.unreachable(e.getMessage());
+        state.unreachable(e);
       } else {
         state.stop(AgentState.Stop.REJECTED, e.getMessage());
       }
@@ -356,7 +371,19 @@ final class SimAgent {
   }
 
   private void watchdog() {
-    long silent = System.nanoTime() - state.lastContact();
+    long now = System.nanoTime();
+    long gone = now - state.lastListening();
+    if (gone >= settings.goneAfter().toNanos()) {
+      state.stop(
+          AgentState.Stop.GAVE_UP,
+          "nothing has listened at "
+              + settings.mainUrl()
+              + " for "
+              + Duration.ofNanos(gone).toSeconds()
+              + " s: the app is gone");
+      return;
+    }
+    long silent = now - state.lastContact();
     if (silent >= settings.giveUpAfter().toNanos()) {
       state.stop(
           AgentState.Stop.GAVE_UP,

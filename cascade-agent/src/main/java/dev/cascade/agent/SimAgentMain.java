@@ -46,6 +46,8 @@ public final class SimAgentMain {
         --heartbeat-millis N      between heartbeats (default 2000)
         --backoff-max-millis N    the longest wait between retries (default 10000)
         --give-up-seconds N       stop after the app has not answered this long (default 600)
+        --gone-seconds N          stop after nothing has listened at the app's address
+                                  (connection refused) this long (default 120)
         --kill-grace-millis N     between SIGTERM and SIGKILL to the simulator (default 3000)
         -h, --help                this text
       Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID, CASCADE_SIM_TOKEN (required), CASCADE_DATA_DIR.
@@ -180,6 +182,7 @@ public final class SimAgentMain {
     Long heartbeatMillis = null;
     Long backoffMaxMillis = null;
     Long giveUpSeconds = null;
+    Long goneSeconds = null;
     Long killGraceMillis = null;
     List<String> command = null;
     List<String> emulatorArgs = null;
@@ -202,6 +205,7 @@ public final class SimAgentMain {
         case "--heartbeat-millis" -> heartbeatMillis = number(args, ++i, arg, 1, Long.MAX_VALUE);
         case "--backoff-max-millis" -> backoffMaxMillis = number(args, ++i, arg, 1, Long.MAX_VALUE);
         case "--give-up-seconds" -> giveUpSeconds = number(args, ++i, arg, 1, Long.MAX_VALUE);
+        case "--gone-seconds" -> goneSeconds = number(args, ++i, arg, 1, Long.MAX_VALUE);
         case "--kill-grace-millis" -> killGraceMillis = number(args, ++i, arg, 0, Long.MAX_VALUE);
         default ->
             throw new IllegalArgumentException(
@@ -220,6 +224,7 @@ public final class SimAgentMain {
     }
 
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env);
+    env = TraceFetch.prepare(env, log); // fetch mode: the trace into the node's cache first
     String simId = contract.simId();
     if (spool == null) {
       spool =
@@ -247,6 +252,9 @@ public final class SimAgentMain {
     }
     if (giveUpSeconds != null) {
       builder.giveUpAfter = Duration.ofSeconds(giveUpSeconds);
+    }
+    if (goneSeconds != null) {
+      builder.goneAfter = Duration.ofSeconds(goneSeconds);
     }
     if (killGraceMillis != null) {
       builder.killGrace = Duration.ofMillis(killGraceMillis);

@@ -50,6 +50,12 @@ public record SimContract(
   public static final String DATA_DIR = "CASCADE_DATA_DIR";
   public static final String SIM_CMD = "CASCADE_SIM_CMD";
 
+  /**
+   * Set by launchers whose nodes do not share the app's disk: the node-local folder where the agent
+   * caches fetched traces by content hash ({@link TraceFetch}); unset, the trace is read in place.
+   */
+  public static final String TRACE_FETCH_DIR = "CASCADE_TRACE_FETCH_DIR";
+
   public SimContract {
     Objects.requireNonNull(mainUrl, "mainUrl");
     Objects.requireNonNull(simId, "simId");

@@ -369,6 +369,35 @@ final class SimAgentIT {
   }
 
   @Test
+  void sigtermAfterTheSimulatorFinished_withTheAppDown_exitsWithinTheStopBound() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    // Long waits between retries, as after a while without the app: a SIGTERM must cut them short.
+    SimAgent agent =
+        SimAgent.forCommand(
+            settings(URI.create("http://127.0.0.1:" + port))
+                .with(
+                    s -> {
+                      s.backoffInitial = Duration.ofSeconds(20);
+                      s.backoffMax = Duration.ofSeconds(20);
+                      s.giveUpAfter = Duration.ofMinutes(10);
+                    }),
+            script("echo hello\n"),
+            log);
+    CompletableFuture<Integer> exit = start(agent);
+    await().atMost(Duration.ofSeconds(30)).until(() -> log().contains("the simulator exited"));
+
+    agent.stop();
+
+    assertThat(exit.get(agent.stopTimeout().toMillis(), TimeUnit.MILLISECONDS))
+        .as(log())
+        .isEqualTo(AgentExit.CANCELLED);
+    assertThat(spooledChunks()).isPositive();
+  }
+
+  @Test
   void appNeverAnswering_givesUpAndKeepsTheSpool() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -386,6 +415,48 @@ final class SimAgentIT {
     assertThat(exit).as(log()).isEqualTo(AgentExit.GAVE_UP);
     assertThat(spooledChunks()).isPositive();
     assertThat(log()).contains("has not answered for").contains("giving up");
+  }
+
+  @Test
+  void appGone_givesUpAfterTheGoneTime_notTheWholeGiveUpTime() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    SimAgent agent =
+        SimAgent.forCommand(
+            settings(URI.create("http://127.0.0.1:" + port))
+                .with(s -> s.goneAfter = Duration.ofMillis(800)),
+            script("echo hello\nsleep 600\n"),
+            log);
+
+    int exit = exitOf(start(agent));
+
+    assertThat(exit).as(log()).isEqualTo(AgentExit.GAVE_UP);
+    assertThat(log()).contains("nothing has listened at").contains("the app is gone");
+    assertThat(spooledChunks()).isPositive();
+  }
+
+  @Test
+  void appListeningButSilent_isNotGone_andGetsTheWholeGiveUpTime() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      SimAgent agent =
+          SimAgent.forCommand(
+              settings(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                  .with(
+                      s -> {
+                        s.goneAfter = Duration.ofMillis(300);
+                        s.giveUpAfter = Duration.ofMillis(1500);
+                        s.requestTimeout = Duration.ofMillis(200);
+                      }),
+              script("echo hello\nsleep 600\n"),
+              log);
+
+      int exit = exitOf(start(agent));
+
+      assertThat(exit).as(log()).isEqualTo(AgentExit.GAVE_UP);
+      assertThat(log()).contains("has not answered for").doesNotContain("the app is gone");
+    }
   }
 
   private Map<String, String> emulatorEnvironment(FakeApp app, Path trace) {

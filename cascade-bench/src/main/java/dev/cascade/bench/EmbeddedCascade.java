@@ -8,6 +8,9 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.run.SimTokens;
+import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.SimTokenRepository;
 import dev.cascade.core.spi.Launcher;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,6 +33,8 @@ final class EmbeddedCascade implements AutoCloseable {
   final Cascade cascade;
   final CascadeServer server;
   final Trace trace;
+  private Database tokenDatabase;
+  private int simsCreated;
 
   private EmbeddedCascade(Cascade cascade, CascadeServer server, Trace trace) {
     this.cascade = cascade;
@@ -76,6 +81,23 @@ final class EmbeddedCascade implements AutoCloseable {
     return cascade.dataDir();
   }
 
+  /**
+   * Issues sim tokens for sims the benchmark plays itself (they are never launched, so no launcher
+   * hands it theirs), on a database connection of its own to the app's data dir.
+   */
+  /** Counts {@code sims} as created; returns how many this app made so far. */
+  synchronized int simsCreated(List<?> sims) {
+    simsCreated += sims.size();
+    return simsCreated;
+  }
+
+  synchronized SimTokens simTokens() {
+    if (tokenDatabase == null) {
+      tokenDatabase = Database.open(dataDir().resolve("cascade.db"));
+    }
+    return new SimTokens(new SimTokenRepository(tokenDatabase));
+  }
+
   /** The usable configs of the trace's architecture: a run has at most 64 sims of each. */
   List<String> configs() {
     return cascade.configs().list().stream()
@@ -96,6 +118,9 @@ final class EmbeddedCascade implements AutoCloseable {
     try {
       server.close();
     } finally {
+      if (tokenDatabase != null) {
+        tokenDatabase.close();
+      }
       cascade.close();
     }
   }

@@ -3,6 +3,9 @@ package dev.cascade.bench;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -14,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 final class GatedLauncher implements Launcher {
 
   private final CountDownLatch never = new CountDownLatch(1);
+  private final Map<String, String> tokens = new ConcurrentHashMap<>();
 
   @Override
   public String name() {
@@ -22,6 +26,7 @@ final class GatedLauncher implements Launcher {
 
   @Override
   public String launch(SimLaunch launch) throws LaunchException {
+    tokens.put(launch.simId(), launch.contract().simToken());
     try {
       never.await();
       return "bench:" + launch.simId();
@@ -29,6 +34,19 @@ final class GatedLauncher implements Launcher {
       Thread.currentThread().interrupt();
       throw new LaunchException("the benchmark is over", true, e);
     }
+  }
+
+  /**
+   * The token sim {@code simId} was launched with, once {@code calls} launch calls arrived (they
+   * never return, so no later launch makes a new token); null for a sim never launched.
+   */
+  String tokenOf(String simId, int calls) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (tokens.size() < calls && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+    return tokens.get(simId);
   }
 
   @Override

@@ -106,8 +106,9 @@ public final class IngestBenchmark {
     SimSwarm.Result swarm = null;
     ManySimsPhases.LostCheck lost = null;
     Path dataDir = settings.work().resolve("data");
+    GatedLauncher launcher = new GatedLauncher();
     try (EmbeddedCascade app =
-        EmbeddedCascade.start(dataDir, new GatedLauncher(), List.of("true"), Map.of())) {
+        EmbeddedCascade.start(dataDir, launcher, List.of("true"), Map.of())) {
       System.out.println("Cascade: " + app.url() + ", data in " + dataDir);
       String config = app.configs().get(0);
       List<byte[]> bodies =
@@ -121,7 +122,7 @@ public final class IngestBenchmark {
           bodies.size(),
           settings.chunkBytes(),
           bodies.stream().mapToInt(body -> body.length).sum() / bodies.size());
-      SimTokens tokens = SimTokens.inDataDir(app.dataDir());
+      SimTokens tokens = app.simTokens();
       long created = System.nanoTime();
       List<SimRef> loadSims = List.of();
       List<SimRef> chunkWarmupSims = List.of();
@@ -129,17 +130,17 @@ public final class IngestBenchmark {
       List<SimRef> swarmSims = List.of();
       List<SimRef> floodSims = List.of();
       if (phases.contains("heartbeat")) {
-        loadSims = IngestSims.create(app, tokens, ClosedLoopPhases.LOAD_SIMS);
+        loadSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
       }
       if (phases.contains("chunks")) {
-        chunkWarmupSims = IngestSims.create(app, tokens, ClosedLoopPhases.LOAD_SIMS);
-        chunkSims = IngestSims.create(app, tokens, ClosedLoopPhases.LOAD_SIMS);
+        chunkWarmupSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
+        chunkSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
       }
       if (phases.contains("latency")) {
-        swarmSims = IngestSims.create(app, tokens, settings.latencySims());
+        swarmSims = IngestSims.create(app, launcher, tokens, settings.latencySims());
       }
       if (phases.contains("lost")) {
-        floodSims = IngestSims.create(app, tokens, settings.lostSims());
+        floodSims = IngestSims.create(app, launcher, tokens, settings.lostSims());
       }
       int total =
           loadSims.size()

@@ -19,8 +19,12 @@ final class IngestSims {
 
   private IngestSims() {}
 
-  /** Creates runs on the demo trace until {@code count} new sims exist; returns them. */
-  static List<SimRef> create(EmbeddedCascade app, SimTokens tokens, int count) {
+  /**
+   * Creates runs on the demo trace until {@code count} new sims exist; returns them with their
+   * tokens: the launch's for the few sims the gated launcher was called for, a new one otherwise.
+   */
+  static List<SimRef> create(
+      EmbeddedCascade app, GatedLauncher launcher, SimTokens tokens, int count) {
     List<SimRef> sims = new ArrayList<>();
     List<String> configs = app.configs();
     while (sims.size() < count) {
@@ -34,8 +38,10 @@ final class IngestSims {
         }
       }
       Run run = app.cascade.runs().create(app.trace.id(), entries);
+      int calls = Math.min(app.cascade.settings().maxLaunches(), app.simsCreated(run.sims()));
       for (Sim sim : run.sims()) {
-        sims.add(new SimRef(sim.id(), tokens.tokenFor(sim.id())));
+        String launched = launcher.tokenOf(sim.id(), calls);
+        sims.add(new SimRef(sim.id(), launched != null ? launched : tokens.issue(sim.id())));
       }
     }
     return sims;

@@ -97,16 +97,12 @@ final class ApiOptions {
   }
 
   /**
-   * The server's refusal as one line: {@code field: message} ({@code message} alone when it names
-   * the field already, or there is none), with a hint for a missing token.
+   * The server's refusal as one line: its message, in the words the web UI shows too (the field
+   * path beside it is for programs), with a hint for a missing token.
    */
   static CascadeException forUser(CascadeException e) {
     String field = e.field();
-    StringBuilder line = new StringBuilder();
-    if (field != null && !e.getMessage().startsWith(field)) {
-      line.append(field).append(": ");
-    }
-    line.append(e.getMessage());
+    StringBuilder line = new StringBuilder(e.getMessage());
     if (e.code() == ErrorCode.UNAUTHORIZED) {
       line.append("; the cascade command sends ").append(TOKEN_ENV).append(" from the environment");
     }

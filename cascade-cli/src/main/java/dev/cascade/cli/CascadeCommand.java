@@ -39,6 +39,8 @@ public final class CascadeCommand implements Runnable {
   public static CommandLine newCommandLine() {
     CommandLine commandLine = new CommandLine(new CascadeCommand());
     commandLine.setExecutionExceptionHandler(new FailureHandler());
+    commandLine.setParameterExceptionHandler(
+        new UnknownOptionFirst(commandLine.getParameterExceptionHandler()));
     exitOnInvalidInputAsInvalid(commandLine);
     return commandLine;
   }

@@ -57,8 +57,8 @@ record ConfigCount(String gpuConfig, int count) {
   }
 
   /**
-   * The arguments as a run's entries. A count out of range is refused here, as the server would
-   * refuse it (naming {@code entries[i].count}), since a {@link RunEntry} cannot hold it.
+   * The arguments as a run's entries. A count out of range is refused here in the server's words
+   * (field {@code entries[i].count}), since a {@link RunEntry} cannot hold it.
    */
   static List<RunEntry> runEntries(List<ConfigCount> counts) {
     List<RunEntry> entries = new ArrayList<>(counts.size());
@@ -67,15 +67,7 @@ record ConfigCount(String gpuConfig, int count) {
       if (count.count() < 1 || count.count() > RunEntry.MAX_COUNT) {
         String field = "entries[" + i + "].count";
         throw new CascadeException(
-            ErrorCode.INVALID,
-            field
-                + " must be a whole number from 1 to "
-                + RunEntry.MAX_COUNT
-                + "; got "
-                + count.count()
-                + " for "
-                + count.gpuConfig(),
-            field);
+            ErrorCode.INVALID, RunEntry.countProblem(count.gpuConfig(), count.count()), field);
       }
       entries.add(new RunEntry(count.gpuConfig(), count.count()));
     }

@@ -39,10 +39,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Print what Accel-Sim would print for a trace on a GPU config: launch lines, each kernel's"
           + " statistics block with running totals, the exit lines. Cycles come from an analytical"
-          + " timing model (docs/emulator.md): deterministic per trace, config, replica and seed.",
+          + " timing model (docs/emulator.md): the same for every replica unless --jitter.",
       "Every option falls back to the sim's environment (CASCADE_TRACE_DIR,"
           + " CASCADE_GPU_CONFIG_DIR or CASCADE_GPU_CONFIG, CASCADE_REPLICA,"
-          + " CASCADE_EMULATE_SPEED), so 'cascade sim-agent -- cascade emulate' needs none.",
+          + " CASCADE_EMULATE_SPEED, CASCADE_EMULATE_JITTER), so 'cascade sim-agent -- cascade emulate' needs none.",
       "With --fleet N, runs N sims in this JVM against the app at --url, each with a sim id and"
           + " token from --sims, and prints what they did.",
       "Exit code: the emulated simulator's (0, or the injected failure's: 1 deadlock, 139 crash);"
@@ -98,6 +98,17 @@ final class EmulateCommand implements Callable<Integer> {
   String countLimit;
 
   @Option(
+      names = "--jitter",
+      arity = "0..1",
+      fallbackValue = "on",
+      paramLabel = "on|off",
+      description =
+          "Give each replica and kernel up to 1% more or fewer cycles, to show spreads"
+              + " (default off, or $CASCADE_EMULATE_JITTER): without it replicas agree exactly,"
+              + " as Accel-Sim's do.")
+  String jitter;
+
+  @Option(
       names = "--fleet",
       paramLabel = "N",
       description = "Emulate N sims at once, reporting to the app (needs --sims).")
@@ -136,6 +147,7 @@ final class EmulateCommand implements Callable<Integer> {
               .failure(failure)
               .blockLines(blockLines)
               .countLimit(countLimit)
+              .jitter(jitter)
               .orEnvironment(System.getenv())
               .build();
     } catch (IllegalArgumentException e) {

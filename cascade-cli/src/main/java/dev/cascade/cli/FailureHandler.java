@@ -26,17 +26,12 @@ final class FailureHandler implements IExecutionExceptionHandler {
   }
 
   /**
-   * What failed, in one line: a {@link CascadeException}'s message after the field it names (as a
-   * server's refusal shows it, {@code entries[0].count: ...}), unless the message starts with it.
+   * What failed, in one line: the message alone. Messages are written for people and name what they
+   * concern in words ({@code count for "SM90_H100" must be ...}); the field path beside it ({@code
+   * entries[0].count}) is for programs, and the web UI shows the same words.
    */
   static String message(Exception exception) {
-    String message = exception.getMessage() == null ? exception.toString() : exception.getMessage();
-    if (exception instanceof CascadeException cascade
-        && cascade.field() != null
-        && !message.startsWith(cascade.field())) {
-      return cascade.field() + ": " + message;
-    }
-    return message;
+    return exception.getMessage() == null ? exception.toString() : exception.getMessage();
   }
 
   /**

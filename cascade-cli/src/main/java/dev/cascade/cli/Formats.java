@@ -133,8 +133,8 @@ final class Formats {
 
   /**
    * A spread across replicas ({@code {"n", "mean", "stdev", "min", "max"}}) as {@code mean ± stdev
-   * [min..max]}; {@code mean ± 0} when every replica agrees; the mean alone for one replica; {@code
-   * -} for none.
+   * [min..max]}; {@code mean (all n agree)} when every replica gave exactly the same value; the
+   * mean alone for one replica; {@code -} for none.
    */
   static String spread(JsonNode spread, int decimals) {
     int n = spread.path("n").asInt(0);
@@ -146,7 +146,7 @@ final class Formats {
       return mean;
     }
     if (spread.path("min").asDouble() == spread.path("max").asDouble()) {
-      return mean + " ± 0";
+      return mean + " (all " + n + " agree)";
     }
     int stdevDecimals = decimals == 0 ? 1 : decimals;
     return mean

@@ -77,6 +77,11 @@ final class Printed {
     return text.toString();
   }
 
+  /** {@code 1 sim}, {@code 2 sims}: a count with its noun, plural unless it is one. */
+  static String count(long count, String noun) {
+    return count + " " + (count == 1 ? noun : noun + "s");
+  }
+
   /** Counts in the order they come: {@code running 2, succeeded 1}. */
   static String counts(Map<String, Integer> counts) {
     List<String> parts = new ArrayList<>();

@@ -97,7 +97,9 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
       if (relative.equals(METADATA)) {
         continue;
       }
-      files.add(new Entry(bare ? "traces/" + relative : relative, file, null, Files.size(file)));
+      // In a bare folder everything is the trace's but hardware/, the GPU's own numbers.
+      boolean trace = bare && !relative.startsWith(TraceImport.HARDWARE + "/");
+      files.add(new Entry(trace ? "traces/" + relative : relative, file, null, Files.size(file)));
     }
     files.sort(Comparator.comparingInt(PushPlan::rank).thenComparing(Entry::name));
     if (hasMetadata) {

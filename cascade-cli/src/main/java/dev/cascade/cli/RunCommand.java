@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -49,6 +50,9 @@ final class RunCommand implements Callable<Integer> {
   private static final Duration TRACE_READY_TIMEOUT = Duration.ofMinutes(10);
   private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
+  /** Told before the progress lines; see {@link #cancelOnInterrupt}. */
+  static final String INTERRUPT_NOTE = "Ctrl-C cancels the run and stops its sims";
+
   @Spec CommandSpec spec;
 
   /** The environment settings come from; tests replace it. */
@@ -66,6 +70,14 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print the results as JSON (progress goes to stderr).")
   boolean json;
+
+  @Option(
+      names = "--baseline",
+      paramLabel = "CONFIG",
+      description =
+          "The GPU config the others are compared with: speedups per kernel and in total"
+              + " (default the first config).")
+  String baseline;
 
   @Option(
       names = "--plain",
@@ -88,8 +100,27 @@ final class RunCommand implements Callable<Integer> {
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
     }
+    if (baseline != null
+        && request.runEntries().stream().noneMatch(e -> e.gpuConfig().equals(baseline))) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--baseline \""
+              + baseline
+              + "\" is not one of the run's GPU configs ("
+              + request.entriesText()
+              + "); name one of them");
+    }
     Map<String, String> environment = this.environment;
+    request.runEntries(); // a count out of range is refused before anything starts
     boolean folder = TraceImport.isFolder(request.trace);
+    if (!folder && TraceImport.looksLikePath(request.trace)) {
+      throw new CascadeException(
+          ErrorCode.NOT_FOUND,
+          "there is no folder \""
+              + request.trace
+              + "\"; give a folder holding a trace, or a trace id",
+          "trace");
+    }
     Path data;
     Path temporary = null;
     if (folder && dataDir == null) {
@@ -138,30 +169,34 @@ final class RunCommand implements Callable<Integer> {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
       Run run = cascade.runs().create(ready.id(), request.runEntries(), request.options());
-      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id());
+      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress);
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
         progress.println(
             "Running trace "
                 + ready.id()
                 + " ("
-                + ready.kernelCount()
-                + " kernels) on "
+                + Printed.count(ready.kernelCount(), "kernel")
+                + ") on "
                 + request.entriesText()
                 + " with "
                 + sims.description());
         progress.flush();
         CascadeClient client = CascadeClient.connect(URI.create(server.url()), null);
         boolean interactive = !plain && !json && RunWatcher.isTerminal();
-        new RunWatcher(client, run.id(), progress, interactive).watch();
+        RunWatcher watcher = new RunWatcher(client, run.id(), progress, interactive);
+        watcher.interruptNote = INTERRUPT_NOTE;
+        watcher.watch();
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
         JsonNode results =
-            Printed.tree(ResultsJson.writeResults(finished, client.results().compare(run.id())));
+            Printed.tree(
+                ResultsJson.writeResults(finished, client.results().compare(run.id()), baseline));
         if (json) {
           out.println(Formats.json(document(finished, ready, results)));
         } else {
           out.println();
           RunsResultsCommand.print(out, results);
+          CorrelationTable.print(out, () -> client.results().correlate(run.id()));
           printFailures(out, finished);
         }
         out.flush();
@@ -214,11 +249,25 @@ final class RunCommand implements Callable<Integer> {
     return trace;
   }
 
-  private static Thread cancelOnInterrupt(Cascade cascade, String runId) {
+  /**
+   * Ctrl-C cancels: the sims report to this process's own server, which goes with it, so no app
+   * could take their results; a run to leave and come back to is {@code runs create} on {@code
+   * serve}.
+   */
+  private static Thread cancelOnInterrupt(Cascade cascade, String runId, PrintWriter progress) {
     return new Thread(
         () -> {
           try {
             Run run = cascade.runs().cancel(runId);
+            progress.println();
+            progress.println(
+                "Run "
+                    + runId
+                    + " cancelled (Ctrl-C): its "
+                    + Printed.count(run.sims().size(), "sim")
+                    + " stopped. To leave a run going, start it on a server: cascade serve, then"
+                    + " cascade runs create ... --watch (Ctrl-C there only stops watching).");
+            progress.flush();
             for (Sim sim : run.sims()) {
               if (sim.launcherRef() != null && sim.state() == dev.cascade.core.SimState.CANCELLED) {
                 cascade.launcher().stop(sim.launcherRef());

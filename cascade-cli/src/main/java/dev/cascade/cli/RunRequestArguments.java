@@ -25,9 +25,11 @@ final class RunRequestArguments {
   @Parameters(
       index = "1..*",
       arity = "1..*",
-      paramLabel = "CONFIG:COUNT",
+      paramLabel = "CONFIG[:COUNT]",
       converter = ConfigCount.Converter.class,
-      description = "A GPU config and how many replicas of it, such as SM90_H100:2.")
+      description =
+          "A GPU config and how many replicas of it, such as SM90_H100:2; a bare SM90_H100"
+              + " runs 1.")
   List<ConfigCount> entries;
 
   @Option(

@@ -54,6 +54,12 @@ final class RunWatcher {
   /** How often a terminal view reads the run again for heartbeat times. */
   Duration refresh = Duration.ofSeconds(2);
 
+  /**
+   * What Ctrl-C does while this watches, told before the lines; null for the default, that the run
+   * goes on ({@code cascade run} says its own).
+   */
+  String interruptNote;
+
   private String traceId;
 
   /** Why the event stream is down, shown under the lines; null while it is up. */
@@ -90,11 +96,18 @@ final class RunWatcher {
             + " on trace "
             + traceId
             + ": "
-            + sims.size()
-            + " sims ("
+            + Printed.count(sims.size(), "sim")
+            + " ("
             + Printed.entries(run.entries())
             + ")"
-            + (allFinished() ? "" : "; Ctrl-C stops watching, the run goes on"));
+            + (allFinished()
+                ? ""
+                : "; "
+                    + (interruptNote != null
+                        ? interruptNote
+                        : "Ctrl-C stops watching, the run goes on: cascade runs watch "
+                            + runId
+                            + " picks it up again")));
     if (!allFinished()) {
       follow();
     }
@@ -257,7 +270,7 @@ final class RunWatcher {
     Instant serverNow = Instant.now();
     List<String> lines = new ArrayList<>();
     long finished = sims.values().stream().filter(SimView::finished).count();
-    lines.add("  " + finished + " of " + sims.size() + " sims finished");
+    lines.add("  " + finished + " of " + Printed.count(sims.size(), "sim") + " finished");
     for (SimView sim : sims.values()) {
       lines.add("  " + sim.line(configWidth, sim.heartbeatAge(serverNow)));
     }

@@ -64,8 +64,8 @@ final class RunsCreateCommand implements Callable<Integer> {
                   + " on trace "
                   + run.traceId()
                   + ": "
-                  + run.sims().size()
-                  + " sims ("
+                  + Printed.count(run.sims().size(), "sim")
+                  + " ("
                   + Printed.entries(run.entries())
                   + ")");
           if (!watch) {

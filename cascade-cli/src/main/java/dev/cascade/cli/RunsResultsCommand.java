@@ -17,17 +17,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code cascade runs results ID}: the run's comparison, per GPU config, per kernel and in total:
- * cycles, instructions, IPC and simulated time as mean ± stdev [min..max] across the config's
- * succeeded replicas.
+ * cycles, the simulator's thread instructions, IPC and simulated time as mean ± stdev [min..max]
+ * across the config's succeeded replicas, and the speedup over the baseline config.
  */
 @Command(
     name = "results",
     mixinStandardHelpOptions = true,
     description = {
-      "Compare a run's GPU configs: per config, per kernel and in total, cycles, instructions,"
-          + " IPC and simulated time (cycles / core clock) as mean ± stdev [min..max] across the"
-          + " config's succeeded replicas. Readable while the run goes on: it shows what has"
-          + " finished so far.",
+      "Compare a run's GPU configs: per config, per kernel and in total, cycles, thread"
+          + " instructions (the simulator's gpu_sim_insn), IPC and simulated time (cycles / core"
+          + " clock) as mean ± stdev [min..max] across the config's succeeded replicas, and the"
+          + " speedup over the baseline config in cycles and in time. A speedup whose replica"
+          + " ranges overlap the baseline's is shown as the same within spread, not ranked."
+          + " Readable while the run goes on: it shows what has finished so far.",
       "Exit code 0 when shown, 1 when there is no such run or the server could not be asked,"
           + " 2 on a usage error."
     })
@@ -41,6 +43,12 @@ final class RunsResultsCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "ID", description = "The run id.")
   String id;
+
+  @Option(
+      names = "--baseline",
+      paramLabel = "CONFIG",
+      description = "The GPU config the others are compared with (default the run's first).")
+  String baseline;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   Format format = new Format();
@@ -64,15 +72,21 @@ final class RunsResultsCommand implements Callable<Integer> {
         client -> {
           if (format.csv) {
             PrintWriter out = spec.commandLine().getOut();
-            out.print(client.results().csv(runId));
+            out.print(client.results().csv(runId, baseline));
             out.flush();
             return 0;
           }
           Run run = client.runs().get(runId);
           Map<String, Object> results =
-              ResultsJson.writeResults(run, client.results().compare(runId));
+              ResultsJson.writeResults(run, client.results().compare(runId), baseline);
           return Printed.answer(
-              spec, format.json, results, out -> print(out, Printed.tree(results)));
+              spec,
+              format.json,
+              results,
+              out -> {
+                print(out, Printed.tree(results));
+                CorrelationTable.print(out, () -> client.results().correlate(runId));
+              });
         });
   }
 
@@ -85,27 +99,37 @@ final class RunsResultsCommand implements Callable<Integer> {
             + Formats.text(results, "trace_id")
             + " ("
             + Formats.text(results, "state")
-            + "): mean ± stdev [min..max] across succeeded replicas");
+            + "): mean ± stdev [min..max] across succeeded replicas; speedups against "
+            + Formats.text(results, "baseline")
+            + " (baseline mean / config mean; the same within spread when the replica ranges"
+            + " overlap)");
     JsonNode configs = results.path("configs");
+    String baseline = Formats.text(results, "baseline");
     out.println();
     out.println("Whole trace, per GPU config:");
     TextTable totals = measuresTable("CONFIG").indent("  ");
     for (JsonNode config : configs) {
-      addRow(totals, Formats.text(config, "gpu_config"), config.path("total"));
+      String name = Formats.text(config, "gpu_config");
+      addRow(totals, name, config.path("total"), name.equals(baseline));
     }
     totals.print(out);
     for (JsonNode config : configs) {
       out.println();
       out.println(header(config));
       JsonNode kernels = config.path("kernels");
+      boolean isBaseline = Formats.text(config, "gpu_config").equals(baseline);
       if (kernels.isEmpty()) {
-        out.println("  no kernel results yet: no replica of it has succeeded");
+        String state = Formats.text(results, "state");
+        out.println(
+            "active".equals(state)
+                ? "  no kernel results yet: no replica of it has succeeded"
+                : "  no kernel results: no replica of it succeeded (the run is " + state + ")");
       } else {
         TextTable table = measuresTable("KERNEL").indent("  ");
         for (JsonNode kernel : kernels) {
-          addRow(table, kernelName(kernel), kernel);
+          addRow(table, kernelName(kernel), kernel, isBaseline);
         }
-        addRow(table, "total", config.path("total"));
+        addRow(table, "total", config.path("total"), isBaseline);
         table.print(out);
       }
       for (JsonNode note : config.path("notes")) {
@@ -115,17 +139,39 @@ final class RunsResultsCommand implements Callable<Integer> {
   }
 
   private static TextTable measuresTable(String first) {
-    return new TextTable(first, ">N", "CYCLES", "INSTRUCTIONS", "IPC", "SIM TIME (us)");
+    return new TextTable(
+        first,
+        ">N",
+        "CYCLES",
+        "THREAD INSN (SIM)",
+        "IPC",
+        "SIM TIME (us)",
+        "SPEEDUP (CYCLES)",
+        "SPEEDUP (TIME)");
   }
 
-  private static void addRow(TextTable table, String name, JsonNode row) {
+  /** A row; the baseline's own speedups (all 1) read {@code baseline}. */
+  private static void addRow(TextTable table, String name, JsonNode row, boolean isBaseline) {
+    JsonNode speedup = row.path("speedup");
     table.row(
         name,
         row.path("n").asInt(),
         Formats.spread(row.path("cycles"), 0),
         Formats.spread(row.path("instructions"), 0),
         Formats.spread(row.path("ipc"), 3),
-        Formats.spread(row.path("simulated_time_us"), 3));
+        Formats.spread(row.path("simulated_time_us"), 3),
+        isBaseline ? "baseline" : speedup(speedup.path("cycles")),
+        isBaseline ? "baseline" : speedup(speedup.path("simulated_time")));
+  }
+
+  /** {@code 1.25x faster}, {@code 0.80x slower}, {@code 1.00x same within spread}, or {@code -}. */
+  static String speedup(JsonNode ratio) {
+    if (!ratio.isObject()) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%.2fx", ratio.path("ratio").asDouble())
+        + " "
+        + ratio.path("verdict").asText().replace('_', ' ');
   }
 
   /** {@code SM90_H100 sm_90, 1980 MHz: 2 of 2 replicas succeeded}. */
@@ -144,13 +190,15 @@ final class RunsResultsCommand implements Callable<Integer> {
   }
 
   /**
-   * The kernel's name, shortened in the middle past {@value #KERNEL_WIDTH} characters (the JSON and
-   * CSV have it whole); {@code name#2} for its third launch in the log (instance 2).
+   * The kernel's readable (demangled) name, shortened in the middle past {@value #KERNEL_WIDTH}
+   * characters (the JSON and CSV have the symbol whole); {@code name#2} for its launch with
+   * instance 2 (the third of that name), as the UI, CSV and JSON {@code label} name it.
    */
   private static String kernelName(JsonNode kernel) {
     int instance = kernel.path("instance").asInt(0);
-    String name = Formats.text(kernel, "name");
-    String shown = Formats.shorten(name, KERNEL_WIDTH);
+    String name = Formats.text(kernel, "readable_name");
+    String shown =
+        Formats.shorten(name == null ? Formats.text(kernel, "name") : name, KERNEL_WIDTH);
     return instance == 0 ? shown : String.format(Locale.ROOT, "%s#%d", shown, instance);
   }
 }

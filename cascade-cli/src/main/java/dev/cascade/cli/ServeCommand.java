@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
+import dev.cascade.core.TraceUploads;
 import dev.cascade.s3.EmbeddedS3;
 import dev.cascade.s3.S3Credentials;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,7 +63,7 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--sims",
       paramLabel = "LAUNCHER",
-      description = "Where sims run: local or sail (default ${DEFAULT-VALUE}).")
+      description = "Where sims run: local, sail or slurm (default ${DEFAULT-VALUE}).")
   String sims = "local";
 
   @Option(
@@ -71,6 +73,16 @@ final class ServeCommand implements Callable<Integer> {
           "How many sims the local launcher runs at once; the others wait their turn (default"
               + " $CASCADE_LOCAL_SLOTS, else one per core).")
   Integer localSlots;
+
+  @Option(
+      names = "--public-url",
+      paramLabel = "URL",
+      description =
+          "The URL sims reach the app at (CASCADE_MAIN_URL), e.g. the login node's routable"
+              + " address with --bind; default: the server's own URL.")
+  String publicUrl;
+
+  @Mixin SlurmOptions slurm = new SlurmOptions();
 
   @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
   boolean noS3;
@@ -97,19 +109,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(shutdown);
     try {
       SimCommands.Choice simCommand = CascadeSettings.simCommandFromEnvironment(environment, data);
-      ServerSettings serverSettings =
-          ServerSettings.defaults()
-              .withBind(bind)
-              .withPort(port)
-              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null));
-      Cascade cascade =
-          AppSetup.localSlots(
-                  AppSetup.cascade(environment, data, sims, simCommand, serverSettings), localSlots)
-              .build();
-      List<String> seeded = AppSetup.seedIfNew(data);
-      cascade.start();
-      running.add(0, cascade);
-      CascadeServer started = cascade.server().orElseThrow();
+      // S3 first: the API tells clients where it listens (GET /api/uploads).
       EmbeddedS3 s3 = null;
       if (!noS3) {
         s3 =
@@ -123,6 +123,28 @@ final class ServeCommand implements Callable<Integer> {
                 .start();
         running.add(0, s3);
       }
+      ServerSettings serverSettings =
+          ServerSettings.defaults()
+              .withBind(bind)
+              .withPort(port)
+              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null))
+              .withUploads(
+                  s3 == null
+                      ? null
+                      : new TraceUploads(
+                          s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
+      CascadeSettings.Builder builder =
+          slurm.apply(
+              AppSetup.localSlots(
+                  AppSetup.cascade(environment, data, sims, simCommand, serverSettings),
+                  localSlots),
+              sims,
+              environment);
+      Cascade cascade = (publicUrl != null ? builder.mainUrl(publicUrl) : builder).build();
+      List<String> seeded = AppSetup.seedIfNew(data);
+      cascade.start();
+      running.add(0, cascade);
+      CascadeServer started = cascade.server().orElseThrow();
       server = started;
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);

@@ -51,7 +51,7 @@ final class StatsTable implements StatsWriter {
               + (builds.accelSim() == null ? "(none)" : builds.accelSim())
               + ", GPGPU-Sim "
               + (builds.gpgpuSim() == null ? "(none)" : builds.gpgpuSim()));
-      out.printf(ROW, "uid", "instance", "cycles", "instructions", "ipc", "kernel");
+      out.printf(ROW, "uid", "instance", "cycles", "thread_insn", "ipc", "kernel");
     }
   }
 

@@ -28,6 +28,21 @@ final class TraceImport {
     return Files.isDirectory(Path.of(argument));
   }
 
+  /** The folder of a trace's hardware measurements (Nsight Compute CSVs), kept beside traces/. */
+  static final String HARDWARE = "hardware";
+
+  /**
+   * True when {@code argument} reads as a path rather than a trace id: it holds a slash (which no
+   * id may) or is {@code .}, {@code ..} or starts with {@code ~}.
+   */
+  static boolean looksLikePath(String argument) {
+    return argument.contains("/")
+        || argument.contains(java.io.File.separator)
+        || argument.equals(".")
+        || argument.equals("..")
+        || argument.startsWith("~");
+  }
+
   /** Imports {@code folder} into {@code tracesFolder}; returns the trace id it got. */
   static String into(Path tracesFolder, Path folder) throws IOException {
     folder = folder.toAbsolutePath().normalize();
@@ -60,6 +75,10 @@ final class TraceImport {
             folder
                 + " holds no trace: expected metadata.json and traces/, or kernelslist.g and its"
                 + " kernel files");
+      }
+      if (Files.isDirectory(folder.resolve(HARDWARE))) {
+        // The GPU's own numbers (Nsight Compute CSVs) travel with the trace, beside traces/.
+        linkFiles(folder.resolve(HARDWARE), staging.resolve(HARDWARE));
       }
       // metadata.json last: it is what says the upload is complete.
       Files.writeString(staging.resolve("metadata.json"), metadata);

@@ -82,7 +82,7 @@ final class TraceInfoCommand implements Callable<Integer> {
     out.println("kernels       " + info.kernelCount());
     out.println("memcpys       " + info.memcpyCount());
     out.println("size on disk  " + Formats.size(info.sizeOnDisk()));
-    info.instructions().ifPresent(total -> out.println("instructions  " + total));
+    info.instructions().ifPresent(total -> out.println("warp insns    " + total));
     if (info.kernels().isEmpty()) {
       return;
     }
@@ -90,7 +90,7 @@ final class TraceInfoCommand implements Callable<Integer> {
         new ArrayList<>(
             List.of("#", "id", "name", "grid", "block", "blocks", "bin", "regs", "shmem", "size"));
     if (instructions) {
-      headings.add("instructions");
+      headings.add("warp_insns");
     }
     List<List<String>> rows = new ArrayList<>();
     for (KernelInfo kernel : info.kernels()) {

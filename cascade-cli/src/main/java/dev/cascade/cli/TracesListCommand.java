@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.json.ApiJson;
@@ -37,11 +38,17 @@ final class TracesListCommand implements Callable<Integer> {
     return api.call(
         client -> {
           List<Trace> traces = client.traces().list();
+          List<SkippedFolder> skipped = client.traces().skippedFolders();
           return Printed.answer(
               spec,
               json,
-              ApiJson.writeTraceList(traces),
-              out -> print(out, traces, client.url(), Instant.now()));
+              ApiJson.writeTraceList(traces, skipped),
+              out -> {
+                print(out, traces, client.url(), Instant.now());
+                for (SkippedFolder folder : skipped) {
+                  out.println("not a trace: \"" + folder.name() + "\": " + folder.reason());
+                }
+              });
         });
   }
 

@@ -1,8 +1,10 @@
 package dev.cascade.cli;
 
 import dev.cascade.client.CascadeClient;
+import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
+import dev.cascade.core.TraceUploads;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -43,9 +45,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
       "DIR is the folder the profiler wrote (metadata.json and traces/), or a bare Accel-Sim trace"
           + " folder (kernelslist.g or kernelslist and the kernel files), whose files go under"
           + " traces/ with a metadata.json saying the trace is complete.",
-      "Environment: CASCADE_S3_ENDPOINT (default http://127.0.0.1:9000), CASCADE_S3_ACCESS_KEY"
-          + " and CASCADE_S3_SECRET_KEY (the pair `cascade serve` printed); for waiting,"
-          + " CASCADE_URL (default http://127.0.0.1:8080) and CASCADE_TOKEN.",
+      "Environment: CASCADE_URL (default http://127.0.0.1:8080) and CASCADE_TOKEN, the server"
+          + " that says where it takes uploads and is asked for the trace's state;"
+          + " CASCADE_S3_ENDPOINT to upload elsewhere (else the server's endpoint, else"
+          + " http://127.0.0.1:9000); CASCADE_S3_ACCESS_KEY and CASCADE_S3_SECRET_KEY (the pair"
+          + " `cascade serve` printed).",
       "Exit code 0 when the trace is ready (or uploaded, with --no-wait), 1 when it failed or"
           + " the upload did, 2 on a usage error."
     })
@@ -59,6 +63,7 @@ final class TracesPushCommand implements Callable<Integer> {
   static final String DEFAULT_ENDPOINT = "http://127.0.0.1:9000";
   static final String DEFAULT_URL = "http://127.0.0.1:8080";
   static final String PREFIX = "accelsim-traces/";
+  static final String DEFAULT_BUCKET = "cascade";
 
   @Spec CommandSpec spec;
 
@@ -75,14 +80,20 @@ final class TracesPushCommand implements Callable<Integer> {
   @Option(
       names = "--endpoint",
       paramLabel = "URL",
-      description = "The S3 endpoint; default $CASCADE_S3_ENDPOINT, else " + DEFAULT_ENDPOINT + ".")
+      description =
+          "The S3 endpoint; default $CASCADE_S3_ENDPOINT, else the one the server at $CASCADE_URL"
+              + " names, else "
+              + DEFAULT_ENDPOINT
+              + ".")
   String endpoint;
 
   @Option(
       names = "--bucket",
       paramLabel = "BUCKET",
-      defaultValue = "cascade",
-      description = "The bucket Cascade watches (default: ${DEFAULT-VALUE}).")
+      description =
+          "The bucket Cascade watches (default: the one the server at $CASCADE_URL names, else "
+              + DEFAULT_BUCKET
+              + ").")
   String bucket;
 
   @Option(names = "--no-wait", description = "Exit once uploaded; do not wait for Cascade.")
@@ -143,13 +154,24 @@ final class TracesPushCommand implements Callable<Integer> {
           "--timeout must be a positive number of seconds; got " + timeoutSeconds);
     }
     PushPlan plan = PushPlan.of(folder);
+    // No endpoint named: the server at CASCADE_URL says where it takes uploads.
+    boolean endpointGiven = endpoint != null || blankToNull(environment.get(ENDPOINT_ENV)) != null;
+    Optional<TraceUploads> told = endpointGiven ? Optional.empty() : uploadsTold();
     URI s3Endpoint =
         endpoint != null
             ? uri(endpoint, "--endpoint", DEFAULT_ENDPOINT)
-            : uri(
-                valueOr(environment, ENDPOINT_ENV, DEFAULT_ENDPOINT),
-                ENDPOINT_ENV,
-                DEFAULT_ENDPOINT);
+            : told.isPresent()
+                ? uri(
+                    told.get().endpoint(),
+                    "the S3 endpoint " + URL_ENV + " names",
+                    DEFAULT_ENDPOINT)
+                : uri(
+                    valueOr(environment, ENDPOINT_ENV, DEFAULT_ENDPOINT),
+                    ENDPOINT_ENV,
+                    DEFAULT_ENDPOINT);
+    if (bucket == null) {
+      bucket = told.map(TraceUploads::bucket).orElse(DEFAULT_BUCKET);
+    }
     String accessKey = blankToNull(environment.get(ACCESS_KEY_ENV));
     String secretKey = blankToNull(environment.get(SECRET_KEY_ENV));
     if (accessKey == null || secretKey == null) {
@@ -168,8 +190,8 @@ final class TracesPushCommand implements Callable<Integer> {
     String prefix = PREFIX + id + "/";
     out.printf(
         Locale.ROOT,
-        "Uploading %d files (%s) from %s to s3://%s/%s at %s%n",
-        plan.files().size(),
+        "Uploading %s (%s) from %s to s3://%s/%s at %s%n",
+        Printed.count(plan.files().size(), "file"),
         UploadProgress.size(plan.totalBytes()),
         folder,
         bucket,
@@ -278,7 +300,7 @@ final class TracesPushCommand implements Callable<Integer> {
 
   private int outcome(PrintWriter out, TraceStatus trace) {
     if ("ready".equals(trace.state())) {
-      out.println("Trace " + id + " is ready: " + trace.kernelCount() + " kernels");
+      out.println("Trace " + id + " is ready: " + Printed.count(trace.kernelCount(), "kernel"));
       out.flush();
       return 0;
     }
@@ -345,6 +367,23 @@ final class TracesPushCommand implements Callable<Integer> {
         ErrorCode.INTERNAL,
         "the S3 endpoint " + s3Endpoint + " refused the upload: " + e.getMessage(),
         e);
+  }
+
+  /**
+   * Where the server at {@code CASCADE_URL} takes uploads, when that is set: a server that cannot
+   * say (an older one, or one without S3) leaves the defaults.
+   */
+  private Optional<TraceUploads> uploadsTold() {
+    String url = blankToNull(environment.get(URL_ENV));
+    if (url == null) {
+      return Optional.empty();
+    }
+    try (CascadeClient client =
+        CascadeClient.connect(uri(url, URL_ENV, DEFAULT_URL), environment.get(TOKEN_ENV))) {
+      return Optional.of(client.uploads());
+    } catch (CascadeException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /**

@@ -84,7 +84,7 @@ final class TracesShowCommand implements Callable<Integer> {
       return;
     }
     TextTable table =
-        new TextTable(">#", "NAME", "GRID", "BLOCK", ">INSTRUCTIONS", "FILE").indent("  ");
+        new TextTable(">#", "NAME", "GRID", "BLOCK", ">WARP INSN (TRACE)", "FILE").indent("  ");
     for (TraceKernel kernel : trace.kernels()) {
       table.row(
           kernel.index(),

@@ -32,7 +32,11 @@ final class ConfigsCommandTest {
 
   @Test
   void json_showsRealConfigsWithArchClockAndSms() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(TESTED_CFGS), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(TESTED_CFGS),
+        "needs the fixture "
+            + TESTED_CFGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run("configs", "--json", "--configs", TESTED_CFGS.toString());
 

@@ -76,19 +76,33 @@ final class EmulateCommandTest {
     assertThat(out.toString()).startsWith("Accel-Sim [build cascade-emulator-");
   }
 
+  private long totalCycles(String... args) throws Exception {
+    out.getBuffer().setLength(0);
+    assertThat(run(args)).as(err::toString).isZero();
+    return LogSummary.parse(out.toString()).kernels().stream().mapToLong(k -> k.cycles()).sum();
+  }
+
   @Test
-  void sameOptions_sameOutput_otherReplica_otherCycles() throws Exception {
+  void sameOptions_sameOutput_otherReplica_sameCyclesUnlessJitter() throws Exception {
     String trace = trace().toString();
     run("emulate", "--trace", trace, "--config", "SM90_H100", "--speed", "0", "--replica", "1");
     String first = out.toString();
     out.getBuffer().setLength(0);
     run("emulate", "--trace", trace, "--config", "SM90_H100", "--speed", "0", "--replica", "1");
     String second = out.toString();
-    out.getBuffer().setLength(0);
-    run("emulate", "--trace", trace, "--config", "SM90_H100", "--speed", "0", "--replica", "2");
+    String[] base = {"emulate", "--trace", trace, "--config", "SM90_H100", "--speed", "0"};
 
     assertThat(second).isEqualTo(first);
-    assertThat(out.toString()).isNotEqualTo(first);
+    assertThat(totalCycles(concat(base, "--replica", "2")))
+        .isEqualTo(totalCycles(concat(base, "--replica", "1")));
+    assertThat(totalCycles(concat(base, "--replica", "2", "--jitter")))
+        .isNotEqualTo(totalCycles(concat(base, "--replica", "1", "--jitter")));
+  }
+
+  private static String[] concat(String[] base, String... more) {
+    String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
+    System.arraycopy(more, 0, all, base.length, more.length);
+    return all;
   }
 
   @Test
@@ -111,7 +125,11 @@ final class EmulateCommandTest {
 
   @Test
   void realTrace_emulates() {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit =
         run(

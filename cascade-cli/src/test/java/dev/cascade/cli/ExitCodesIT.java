@@ -50,7 +50,7 @@ final class ExitCodesIT {
     assertThat(result.exit()).isEqualTo(ErrorCode.INVALID.exitCode()).isEqualTo(2);
     assertThat(result.err())
         .isEqualTo("cascade: " + FailureHandler.message(api) + NL)
-        .startsWith("cascade: " + api.field() + ": GPU config \"SM7_QV100\" is sm_70");
+        .startsWith("cascade: GPU config \"SM7_QV100\" is sm_70");
   }
 
   @Test

@@ -44,17 +44,17 @@ final class FailureHandlerTest {
   }
 
   @Test
-  void invalidValue_exitsTwo_withTheFieldAndMessage() {
+  void invalidValue_exitsTwo_withTheMessageInWordsNotTheFieldPath() {
     int exit =
         runFailing(
             new CascadeException(
                 ErrorCode.INVALID,
                 "count for \"SM90_H100\" must be 1 to 64; got 65",
-                "entries[0]"));
+                "entries[0].count"));
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
-        .isEqualTo("cascade: entries[0]: count for \"SM90_H100\" must be 1 to 64; got 65" + NL);
+        .isEqualTo("cascade: count for \"SM90_H100\" must be 1 to 64; got 65" + NL);
   }
 
   @Test

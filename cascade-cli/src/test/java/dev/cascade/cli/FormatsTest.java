@@ -55,7 +55,7 @@ final class FormatsTest {
                 JSON.readTree(
                     "{\"n\": 3, \"mean\": 4000, \"stdev\": 0, \"min\": 4000, \"max\": 4000}"),
                 0))
-        .isEqualTo("4000 ± 0");
+        .isEqualTo("4000 (all 3 agree)");
     assertThat(Formats.spread(JSON.readTree("{\"n\": 0}"), 3)).isEqualTo("-");
   }
 

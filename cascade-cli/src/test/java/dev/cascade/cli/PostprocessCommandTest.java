@@ -32,7 +32,11 @@ final class PostprocessCommandTest {
 
   @Test
   void postprocess_writesWhatAccelSimWrites_andSaysWhatItWrote() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(PAIR), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(PAIR),
+        "needs the fixture "
+            + PAIR
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     Files.copy(PAIR.resolve("kernelslist"), dir.resolve("kernelslist"));
     Files.copy(PAIR.resolve("kernel-1.trace"), dir.resolve("kernel-1.trace"));
 

@@ -35,4 +35,11 @@ final class PrintedTest {
                     new RunEntry("SM90_H200", 1))))
         .isEqualTo("SM90_H100 x2 (at most 30m each), SM90_H200 x1");
   }
+
+  @Test
+  void count_isSingularForOneOnly() {
+    assertThat(Printed.count(1, "sim")).isEqualTo("1 sim");
+    assertThat(Printed.count(2, "sim")).isEqualTo("2 sims");
+    assertThat(Printed.count(0, "kernel")).isEqualTo("0 kernels");
+  }
 }

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +74,11 @@ final class RunCommandIT {
   @Test
   void run_aRealTraceFolder_runsOnItsOwnArchitecture() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run(gemm.toString(), "SM80_A100:1", "--data-dir", dataDir.toString(), "--json");
 
@@ -81,6 +86,64 @@ final class RunCommandIT {
     JsonNode result = new ObjectMapper().readTree(out.toString());
     assertThat(result.get("kernel_count").asInt()).isEqualTo(8);
     assertThat(result.get("configs").get(0).get("kernels")).hasSize(8);
+  }
+
+  @Test
+  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
+      throws Exception {
+    Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
+    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+    Path folder = Files.createDirectories(dataDir.resolve("upload/gemm"));
+    Files.copy(gemm.resolve("kernelslist.g"), folder.resolve("kernelslist.g"));
+    for (int k = 1; k <= 8; k++) {
+      Files.copy(
+          gemm.resolve("kernel-" + k + ".traceg.xz"), folder.resolve("kernel-" + k + ".traceg.xz"));
+    }
+    // The tracer's stats name each kernel; ncu --print-kernel-base mangled names them the same.
+    List<String> names =
+        Files.readAllLines(gemm.resolve("stats.csv")).stream()
+            .skip(1)
+            .limit(8) // the eight kernelslist.g launches; the stats list two more
+            .map(line -> line.split(",")[1].strip())
+            .toList();
+    StringBuilder ncu =
+        new StringBuilder(
+            "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\",\"gpu__time_duration.sum\"\n"
+                + "\"\",\"\",\"cycle\",\"usecond\"\n");
+    for (int k = 0; k < names.size(); k++) {
+      ncu.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "\"%d\",\"%s\",\"%d\",\"%.2f\"%n",
+              k,
+              names.get(k),
+              3000 + 1000 * k,
+              2.0 + k));
+    }
+    Files.createDirectories(folder.resolve("hardware"));
+    Files.writeString(folder.resolve("hardware/ncu.csv"), ncu);
+
+    int exit =
+        run(
+            folder.toString(),
+            "SM80_A100:2",
+            "--baseline",
+            "SM80_A100",
+            "--data-dir",
+            dataDir.resolve("data").toString(),
+            "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    String text = out.toString();
+    assertThat(text)
+        .contains("speedups against SM80_A100")
+        .containsPattern("SM80_A100\\s+2\\s+\\d+.*baseline\\s+baseline")
+        .contains("Against the hardware (hardware/ncu.csv: 8 kernel launches measured on sm_80)")
+        .containsPattern("SM80_A100  cycles: correlation -?[0-9.]+, MAE [0-9.]+%, aggregate error")
+        .doesNotContain("note: 8 of 8 pairs have different names");
+    if (dev.cascade.core.KernelNames.system().canDemangle()) {
+      assertThat(text).contains("at::native::vectorized_elementwise_kernel<…>");
+    }
   }
 
   @Test
@@ -130,6 +193,64 @@ final class RunCommandIT {
     assertThat(run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--time-limit", "x"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--time-limit must be a duration").contains("\"x\"");
+  }
+
+  @Test
+  void run_aCountOutOfRange_isAUsageErrorInWordsBeforeAnythingStarts() {
+    for (String entry : List.of("SM90_H100:0", "SM90_H100:65")) {
+      err.getBuffer().setLength(0);
+
+      int exit = run("demo", entry, "--data-dir", dataDir.toString());
+
+      assertThat(exit).as(entry).isEqualTo(2);
+      String count = entry.substring(entry.indexOf(':') + 1);
+      assertThat(err.toString())
+          .isEqualTo(
+              "cascade: count for \"SM90_H100\" must be a whole number from 1 to 64; got "
+                  + count
+                  + System.lineSeparator());
+    }
+    assertThat(out.toString()).doesNotContain("Waiting").doesNotContain("Running");
+  }
+
+  @Test
+  void run_anUnknownOption_saysUnknownOptionNotMissingParameter() {
+    CommandLine commandLine = CascadeCommand.newCommandLine();
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+
+    int exit = commandLine.execute("run", "demo", "--frobnicate");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("Unknown option: '--frobnicate'")
+        .doesNotContain("Missing required parameter");
+  }
+
+  @Test
+  void run_aPathThatIsNoFolder_saysTheFolderDoesNotExist() {
+    int exit = run("/tmp/does-not-exist-" + dataDir.getFileName(), "SM90_H100:1");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("there is no folder \"/tmp/does-not-exist-")
+        .doesNotContain("no trace \"");
+  }
+
+  @Test
+  void run_aConfigWithoutACount_runsOneAsTheHelpSays() {
+    int exit = run("demo", "SM90_H100", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("on [SM90_H100 x1]")
+        .contains("1 sim (SM90_H100 x1)")
+        .doesNotContain("1 sims");
+    StringWriter help = new StringWriter();
+    CommandLine commandLine = CascadeCommand.newCommandLine();
+    commandLine.setOut(new PrintWriter(help));
+    commandLine.execute("run", "--help");
+    assertThat(help.toString()).contains("CONFIG[:COUNT]").contains("a bare SM90_H100 runs 1");
   }
 
   @Test

@@ -91,12 +91,12 @@ final class RunsWatchReconnectIT {
     assertThat(exit).as(out.toString()).isZero();
     String text = out.toString();
     assertThat(text)
-        .startsWith("Watching run " + RUN + " on trace demo: 1 sims (SM90_H100 x1)")
+        .startsWith("Watching run " + RUN + " on trace demo: 1 sim (SM90_H100 x1)")
         .contains(
-            "  0 of 1 sims finished\n  SM90_H100 #0  [..........] 0/2  pending    no heartbeat yet\n")
+            "  0 of 1 sim finished\n  SM90_H100 #0  [..........] 0/2  pending    no heartbeat yet\n")
         .contains("\033[2F\033[J")
         .contains("  (event stream dropped (the server ended the event stream); reconnecting)\n")
-        .contains("  1 of 1 sims finished\n  SM90_H100 #0  [##########] 2/2  succeeded\n")
+        .contains("  1 of 1 sim finished\n  SM90_H100 #0  [##########] 2/2  succeeded\n")
         .endsWith(
             "Run "
                 + RUN

@@ -76,7 +76,11 @@ final class StatsCommandTest {
 
   @Test
   void json_pinsTheRealLogsKernels() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_LOGS),
+        "needs the fixture "
+            + REAL_LOGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run("stats", "--json", PATHFINDER.toString(), L1_LAT.toString());
 
@@ -112,7 +116,7 @@ final class StatsCommandTest {
         .containsExactly(
             log.toString(),
             "  build: Accel-Sim accelsim-commit-abc, GPGPU-Sim gpgpu-sim_git-commit-123",
-            "     uid instance         cycles   instructions        ipc  kernel",
+            "     uid instance         cycles    thread_insn        ipc  kernel",
             "       1        0            100            250     2.5000  first",
             "       2        1             50            200     4.0000  first",
             "            total            150            450     3.0000  2 kernels",
@@ -200,7 +204,11 @@ final class StatsCommandTest {
 
   @Test
   void realLogs_areTheLibrarysDocumentsByteForByte() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_LOGS),
+        "needs the fixture "
+            + REAL_LOGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     Path a100 = REAL_LOGS.resolve("A100_flashinfer-gemm_8kernels.accelsim.log");
 
     int exit = run("stats", "--json", PATHFINDER.toString(), L1_LAT.toString(), a100.toString());

@@ -28,7 +28,11 @@ final class TraceInfoCommandTest {
 
   @Test
   void table_showsTheKernelCountAndOneRowPerKernel() {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = run("trace-info", REAL_TRACES.resolve("flashinfer-gemm").toString());
 
@@ -48,18 +52,26 @@ final class TraceInfoCommandTest {
 
   @Test
   void instructions_countsEveryKernel() {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit =
         run("trace-info", "--instructions", REAL_TRACES.resolve("flashinfer-gemm").toString());
 
     assertThat(exit).isZero();
-    assertThat(out.toString()).contains("instructions  6451\n").contains(" 2531\n");
+    assertThat(out.toString()).contains("warp insns    6451\n").contains(" 2531\n");
   }
 
   @Test
   void json_hasSnakeCaseKeysAndEveryHeaderField() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     Path traces = Files.createDirectories(dir.resolve("traces"));
     Files.writeString(dir.resolve("metadata.json"), "{}\n");
     Path prefill = REAL_TRACES.resolve("flashinfer-prefill");

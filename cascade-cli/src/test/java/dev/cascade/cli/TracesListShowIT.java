@@ -75,7 +75,7 @@ final class TracesListShowIT {
         .containsPattern("model\\s+facebook/opt-125m")
         .containsPattern("layers\\s+model.decoder.layers.10.self_attn")
         .containsPattern("kernels\\s+3")
-        .containsPattern("#\\s+NAME\\s+GRID\\s+BLOCK\\s+INSTRUCTIONS\\s+FILE")
+        .containsPattern("#\\s+NAME\\s+GRID\\s+BLOCK\\s+WARP INSN \\(TRACE\\)\\s+FILE")
         .containsPattern("1\\s+kernel_1\\s+2,1,1\\s+32,1,1\\s+\\d+\\s+kernel-1.traceg")
         .containsPattern("3\\s+kernel_3\\s+2,1,1\\s+32,1,1\\s+\\d+\\s+kernel-3.traceg");
   }
@@ -116,7 +116,7 @@ final class TracesListShowIT {
     assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).contains("trace id \"..\" is not valid");
     // The same line as every other entry point gives for the mistake.
-    assertThat(result.err()).contains("trace_id: " + Trace.invalidId("..").getMessage());
+    assertThat(result.err()).contains("cascade: " + Trace.invalidId("..").getMessage());
   }
 
   @Test

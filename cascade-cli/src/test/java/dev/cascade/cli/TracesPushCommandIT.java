@@ -7,6 +7,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.TraceUploads;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.s3.EmbeddedS3;
@@ -100,9 +101,35 @@ final class TracesPushCommandIT {
   }
 
   @Test
+  void push_withOnlyCascadeUrl_uploadsWhereThatServerSaysItTakesUploads() throws IOException {
+    try (HttpApi telling =
+        HttpApi.start(
+            cascade,
+            ServerSettings.defaults()
+                .withPort(0)
+                .withUploads(
+                    new TraceUploads(s3.endpoint().toString(), s3.bucket(), "accelsim-traces/")))) {
+      environment.remove("CASCADE_S3_ENDPOINT");
+      environment.put("CASCADE_URL", telling.url());
+      Path trace = writeTrace(work.resolve("told"), "{\"status\": \"complete\"}");
+
+      int exit = push(trace.toString(), "--id", "told");
+
+      assertThat(exit).as(err.toString()).isZero();
+      assertThat(out.toString())
+          .contains("to s3://" + s3.bucket() + "/accelsim-traces/told/ at " + s3.endpoint())
+          .contains("Trace told is ready");
+    }
+  }
+
+  @Test
   void push_bareRealTraceFolder_isReadyWithEightKernels() {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present: " + gemm);
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     int exit = push(gemm.toString(), "--id", "flashinfer-gemm");
 

@@ -88,6 +88,24 @@ final class TracesPushCommandTest {
   }
 
   @Test
+  void plan_ofABareTraceFolder_keepsTheHardwareCsvsBesideTraces() throws IOException {
+    Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg.xz\n");
+    Files.writeString(dir.resolve("kernel-1.traceg.xz"), "x");
+    Files.createDirectories(dir.resolve("hardware"));
+    Files.writeString(dir.resolve("hardware/ncu.csv"), "\"ID\",\"Kernel Name\"\n");
+
+    PushPlan plan = PushPlan.of(dir);
+
+    assertThat(plan.files())
+        .extracting(PushPlan.Entry::name)
+        .containsExactly(
+            "hardware/ncu.csv",
+            "traces/kernel-1.traceg.xz",
+            "traces/kernelslist.g",
+            "metadata.json");
+  }
+
+  @Test
   void plan_refusesMetadataSayingTheProfilerStillRuns() throws IOException {
     Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg\n");
     Files.writeString(dir.resolve("metadata.json"), "{\"status\": \"running\"}");

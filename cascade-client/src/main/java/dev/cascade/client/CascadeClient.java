@@ -4,8 +4,10 @@ import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Results;
 import dev.cascade.core.Runs;
+import dev.cascade.core.TraceUploads;
 import dev.cascade.core.Traces;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.UploadsJson;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
@@ -100,6 +102,14 @@ public final class CascadeClient implements AutoCloseable {
   /** The server's GPU config catalog, usable or not, sorted by name. */
   public List<GpuConfig> configs() {
     return http.get("/api/gpu-configs", ApiJson::readGpuConfigList);
+  }
+
+  /**
+   * Where the server takes trace uploads ({@code GET /api/uploads}); a {@code not_found} {@link
+   * dev.cascade.core.CascadeException} when it takes none.
+   */
+  public TraceUploads uploads() {
+    return http.get("/api/uploads", UploadsJson::read);
   }
 
   /**

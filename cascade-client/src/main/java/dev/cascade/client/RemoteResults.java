@@ -1,7 +1,9 @@
 package dev.cascade.client;
 
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.Results;
+import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
 import java.util.List;
 
@@ -19,9 +21,27 @@ final class RemoteResults implements Results {
     return http.get("/api/runs/" + Http.segment(runId) + "/results", ResultsJson::readResults);
   }
 
+  @Override
+  public HardwareCorrelation correlate(String runId) {
+    return http.get("/api/runs/" + Http.segment(runId) + "/correlation", CorrelationJson::read);
+  }
+
   /** The server's CSV as it wrote it. */
   @Override
   public String csv(String runId) {
     return http.text("/api/runs/" + Http.segment(runId) + "/results.csv");
+  }
+
+  /** The server's CSV with speedups over {@code baseline} (the first config when null). */
+  @Override
+  public String csv(String runId, String baseline) {
+    if (baseline == null) {
+      return csv(runId);
+    }
+    return http.text(
+        "/api/runs/"
+            + Http.segment(runId)
+            + "/results.csv?baseline="
+            + java.net.URLEncoder.encode(baseline, java.nio.charset.StandardCharsets.UTF_8));
   }
 }

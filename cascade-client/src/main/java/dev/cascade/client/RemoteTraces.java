@@ -2,6 +2,7 @@ package dev.cascade.client;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.Traces;
 import dev.cascade.core.json.ApiJson;
@@ -25,6 +26,11 @@ final class RemoteTraces implements Traces {
   @Override
   public List<Trace> list() {
     return http.get("/api/traces", ApiJson::readTraceList);
+  }
+
+  @Override
+  public List<SkippedFolder> skippedFolders() {
+    return http.get("/api/traces", ApiJson::readSkippedFolders);
   }
 
   @Override

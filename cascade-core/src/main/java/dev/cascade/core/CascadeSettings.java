@@ -136,10 +136,11 @@ public record CascadeSettings(
      * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
      * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_LOCAL_SLOTS}, {@code
      * CASCADE_HEARTBEAT_TIMEOUT_S}, {@code CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code
-     * CASCADE_MAIN_URL}, and the GPU config catalog ({@link #catalogFromEnvironment}). Absent ones
-     * keep their value. The default sim command is chosen from the same variables ({@link
-     * #simCommandFromEnvironment}). The builder reads no other environment: without this call, none
-     * at all.
+     * CASCADE_MAIN_URL}, the variables {@code CASCADE_SIM_ENV_PASS} names (added to the sim
+     * environment, under what {@link #simEnvironment} sets), and the GPU config catalog ({@link
+     * #catalogFromEnvironment}). Absent ones keep their value. The default sim command is chosen
+     * from the same variables ({@link #simCommandFromEnvironment}). The builder reads no other
+     * environment: without this call, none at all.
      */
     public Builder fromEnvironment(Map<String, String> environment) {
       AppEnvironment variables = new AppEnvironment(environment);
@@ -151,6 +152,12 @@ public record CascadeSettings(
       variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
       variables.simCommand().ifPresent(this::simCommand);
       variables.mainUrl().ifPresent(this::mainUrl);
+      Map<String, String> passed = variables.simEnvironmentPassed();
+      if (!passed.isEmpty()) {
+        Map<String, String> merged = new java.util.HashMap<>(passed);
+        merged.putAll(simEnvironment);
+        simEnvironment(merged);
+      }
       catalog(variables.catalog());
       return this;
     }

@@ -79,6 +79,20 @@ public record KernelComparison(
     }
   }
 
+  /**
+   * The one name of a kernel's launch, used by the CLI, the UI, the CSV and the JSON alike: the
+   * name for its first launch, {@code name#k} for the launch with instance {@code k} (the k+1-th of
+   * that name in the log), so {@code #k} always equals the {@code instance} field beside it.
+   */
+  public static String label(String name, int instance) {
+    return instance == 0 ? name : name + "#" + instance;
+  }
+
+  /** This kernel's {@link #label(String, int)}. */
+  public String label() {
+    return label(name, instance);
+  }
+
   /** How many replicas had the kernel. */
   public int n() {
     return replicas.size();

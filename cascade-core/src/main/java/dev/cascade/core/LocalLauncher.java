@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,9 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Runs each sim as a local process in a process group of its own ({@code setsid}), with stdout and
  * stderr appended to the launch's output file. The launcher ref is the process id, which is also
- * the group id. {@link #stop} sends SIGTERM to the group and SIGKILL after a grace period (5 s by
- * default), so nothing the sim started is left behind, and reaps the process it started itself. It
- * runs at most {@link #slots()} sims at once (by default one per core); Cascade queues the rest.
+ * the group id. A sim's environment is the launch's ({@link SimLaunch#environment()}) over {@link
+ * #BASE_VARIABLES}, never the rest of the app's. {@link #stop} sends SIGTERM to the group and
+ * SIGKILL after a grace period (5 s by default), so nothing the sim started is left behind, and
+ * reaps the process it started itself. It runs at most {@link #slots()} sims at once (by default
+ * one per core); Cascade queues the rest.
  */
 public final class LocalLauncher implements Launcher {
 
@@ -31,6 +34,10 @@ public final class LocalLauncher implements Launcher {
 
   /** The most sims a local launcher may be given at once. */
   public static final int MAX_SLOTS = 1024;
+
+  /** The app's variables a local sim inherits: what finding programs and files needs. */
+  public static final List<String> BASE_VARIABLES =
+      List.of("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
   private final Duration stopGrace;
   private final int slots;
@@ -125,6 +132,9 @@ public final class LocalLauncher implements Launcher {
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.output().toFile()))
               .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      // An explicit environment: nothing of the app's (its user token, its secrets) but the basics.
+      builder.environment().clear();
+      builder.environment().putAll(baseEnvironment());
       builder.environment().putAll(launch.environment());
       Process process = builder.start();
       long pid = process.pid();
@@ -196,6 +206,21 @@ public final class LocalLauncher implements Launcher {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * What every local sim gets from the app's own environment, so that a program can start: {@link
+   * #BASE_VARIABLES} when set. Anything else reaches a sim only through the launch's environment.
+   */
+  static Map<String, String> baseEnvironment() {
+    Map<String, String> base = new LinkedHashMap<>();
+    for (String name : BASE_VARIABLES) {
+      String value = System.getenv(name);
+      if (value != null) {
+        base.put(name, value);
+      }
+    }
+    return base;
   }
 
   private static Optional<Path> findExecutable(String program, String path, Path workDir) {

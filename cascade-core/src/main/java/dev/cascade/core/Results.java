@@ -8,7 +8,8 @@ import java.util.List;
  * A run's results: per GPU config, per kernel and for the whole trace, the cycles, instructions,
  * IPC and simulated time ({@code cycles / core clock}) of its succeeded replicas, with their mean,
  * standard deviation, minimum and maximum ({@link Spread}). A run still going shows what it has so
- * far.
+ * far. {@link Speedups#against} compares them with a baseline config; {@link #correlate} with what
+ * the GPU measured.
  *
  * <pre>{@code
  * for (ConfigResult config : cascade.results().compare(runId)) {
@@ -27,14 +28,35 @@ public interface Results {
   List<ConfigResult> compare(String runId);
 
   /**
+   * The run's simulated kernels against what the GPU measured for its trace (a Nsight Compute CSV
+   * in the trace's {@code hardware/} folder or given to the API), per config of the trace's own
+   * architecture, paired by launch order; with no configs and a note saying why when the trace
+   * carries no measurements or the run has no config of its architecture.
+   *
+   * @throws CascadeException {@code not_found} when there is no such run, {@code invalid} when the
+   *     trace's CSV cannot be read (the message names {@code file:line})
+   */
+  HardwareCorrelation correlate(String runId);
+
+  /**
    * The run's results as CSV ({@link ResultsCsv#write}).
    *
    * @throws CascadeException {@code not_found} when there is no such run
    */
   default String csv(String runId) {
+    return csv(runId, null);
+  }
+
+  /**
+   * The run's results as CSV with speedups over {@code baseline} (the first config when null).
+   *
+   * @throws CascadeException {@code not_found} when there is no such run, {@code invalid} when
+   *     {@code baseline} is not one of its configs
+   */
+  default String csv(String runId, String baseline) {
     StringBuilder out = new StringBuilder();
     try {
-      ResultsCsv.write(compare(runId), out);
+      ResultsCsv.write(compare(runId), baseline, out);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a StringBuilder does not fail
     }

@@ -19,8 +19,7 @@ public record RunEntry(String gpuConfig, int count, Duration timeLimit) {
       throw new IllegalArgumentException("gpu_config must name a GPU config; got a blank name");
     }
     if (count < 1 || count > MAX_COUNT) {
-      throw new IllegalArgumentException(
-          "count for \"" + gpuConfig + "\" must be 1 to " + MAX_COUNT + "; got " + count);
+      throw new IllegalArgumentException(countProblem(gpuConfig, count));
     }
     if (timeLimit != null) {
       TimeLimit.requireValid(timeLimit);
@@ -35,5 +34,19 @@ public record RunEntry(String gpuConfig, int count, Duration timeLimit) {
   /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
   public RunEntry withTimeLimit(Duration timeLimit) {
     return new RunEntry(gpuConfig, count, timeLimit);
+  }
+
+  /**
+   * Why {@code count} replicas of {@code gpuConfig} cannot be run, in the words every entry point
+   * (API, web form, command line) shows: {@code count for "SM90_H100" must be a whole number from 1
+   * to 64; got 65}.
+   */
+  public static String countProblem(String gpuConfig, long count) {
+    return "count for \""
+        + gpuConfig
+        + "\" must be a whole number from 1 to "
+        + MAX_COUNT
+        + "; got "
+        + count;
   }
 }

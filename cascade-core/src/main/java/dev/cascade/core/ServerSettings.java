@@ -17,6 +17,9 @@ import java.util.Objects;
  * @param maxChunkBytes the largest output chunk a sim may {@code PUT} (8 MiB); larger ones get 413
  * @param sseKeepAlive how often an idle event stream gets a {@code : keepalive} comment (15 s), so
  *     proxies keep it open and a client that went away is noticed
+ * @param uploads where this Cascade takes trace uploads, told to clients at {@code GET
+ *     /api/uploads} so {@code cascade traces push} needs only the server's URL; null when it runs
+ *     no upload endpoint
  */
 public record ServerSettings(
     String bind,
@@ -24,7 +27,8 @@ public record ServerSettings(
     String token,
     int maxJsonBytes,
     int maxChunkBytes,
-    Duration sseKeepAlive) {
+    Duration sseKeepAlive,
+    TraceUploads uploads) {
 
   public static final String DEFAULT_BIND = "127.0.0.1";
   public static final int DEFAULT_PORT = 8080;
@@ -70,32 +74,45 @@ public record ServerSettings(
         null,
         DEFAULT_MAX_JSON_BYTES,
         DEFAULT_MAX_CHUNK_BYTES,
-        DEFAULT_SSE_KEEP_ALIVE);
+        DEFAULT_SSE_KEEP_ALIVE,
+        null);
   }
 
   public ServerSettings withBind(String bind) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   public ServerSettings withPort(int port) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   /** A null or blank token means none. */
   public ServerSettings withToken(String token) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   public ServerSettings withMaxJsonBytes(int maxJsonBytes) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   public ServerSettings withMaxChunkBytes(int maxChunkBytes) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   public ServerSettings withSseKeepAlive(Duration sseKeepAlive) {
-    return new ServerSettings(bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive);
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
+  }
+
+  /** Where uploads go, as {@code GET /api/uploads} tells clients; null for none. */
+  public ServerSettings withUploads(TraceUploads uploads) {
+    return new ServerSettings(
+        bind, port, token, maxJsonBytes, maxChunkBytes, sseKeepAlive, uploads);
   }
 
   /** True when a user token is required on the API. */
@@ -117,6 +134,8 @@ public record ServerSettings(
         + maxChunkBytes
         + ", sseKeepAlive="
         + sseKeepAlive
+        + ", uploads="
+        + uploads
         + "]";
   }
 }

@@ -15,6 +15,14 @@ public interface Traces {
   /** Every trace, oldest first. */
   List<Trace> list();
 
+  /**
+   * The folders in the traces folder that are not traces (a name that is no valid trace id, a
+   * symbolic link), by name, each with why; empty when there are none.
+   */
+  default List<SkippedFolder> skippedFolders() {
+    return List.of();
+  }
+
   /** The trace with this id; empty when there is none (or the id is not a valid trace id). */
   Optional<Trace> find(String id);
 

@@ -59,7 +59,9 @@ final class CascadeServerIT {
       fi
       beat '{"state": "running", "chunks": 0}' > /dev/null
       C1=$((1000 + 10 * CASCADE_REPLICA))
-      C2=$((C1 + 500))
+      K2=500
+      [ "$CASCADE_GPU_CONFIG" = SM90_H200 ] && K2=400
+      C2=$((C1 + K2))
       LOG="$PWD/sim-$CASCADE_SIM_ID.log"
       cat > "$LOG" <<EOF
       Accel-Sim [build accelsim-commit-test]
@@ -81,7 +83,7 @@ final class CascadeServerIT {
       launching kernel name: kernel_2 uid: 2
       kernel_name = kernel_2\\x20
       kernel_launch_uid = 2\\x20
-      gpu_sim_cycle = 500
+      gpu_sim_cycle = $K2
       gpu_sim_insn = 1000
       gpu_ipc =       2.0000
       gpu_tot_sim_cycle = $C2
@@ -114,9 +116,11 @@ final class CascadeServerIT {
   @BeforeEach
   void start() throws IOException {
     Assumptions.assumeTrue(
-        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+        launcher.unavailableReason().isEmpty(),
+        () -> "the local launcher cannot run here: " + launcher.unavailableReason().orElse(""));
     Assumptions.assumeTrue(
-        Files.isExecutable(Path.of("/usr/bin/curl")), "the sims of this test need curl");
+        Files.isExecutable(Path.of("/usr/bin/curl")),
+        "the sims of this test need curl at /usr/bin/curl (apt-get install -y curl)");
     dataDir = dir.resolve("data");
     modeFile = dir.resolve("mode");
     Files.writeString(modeFile, "finish");
@@ -227,10 +231,73 @@ final class CascadeServerIT {
     assertThat(kernel1.get("cycles").get("min").asDouble()).isEqualTo(1000.0);
     assertThat(kernel1.get("cycles").get("max").asDouble()).isEqualTo(1010.0);
     assertThat(h100.get("total").get("cycles").get("mean").asDouble()).isEqualTo(1505.0);
+    // Against the baseline H100 (the first entry), the H200's kernel_1 (1000 cycles, inside the
+    // H100's 1000..1010) is the same within spread; its kernel_2 (400 against 500, 500) is faster.
+    assertThat(results.get("baseline").asText()).isEqualTo("SM90_H100");
+    JsonNode h200 = results.get("configs").get(1);
+    assertThat(h200.get("kernels").get(0).get("speedup").get("cycles").get("verdict").asText())
+        .isEqualTo("same_within_spread");
+    JsonNode faster = h200.get("kernels").get(1).get("speedup");
+    assertThat(faster.get("cycles").get("ratio").asDouble()).isEqualTo(1.25);
+    assertThat(faster.get("cycles").get("verdict").asText()).isEqualTo("faster");
+    assertThat(faster.get("simulated_time").get("verdict").asText()).isEqualTo("faster");
+    JsonNode againstH200 = get("/api/runs/" + runId + "/results?baseline=SM90_H200");
+    assertThat(againstH200.get("baseline").asText()).isEqualTo("SM90_H200");
+    assertThat(
+            againstH200
+                .get("configs")
+                .get(0)
+                .get("kernels")
+                .get(1)
+                .get("speedup")
+                .get("cycles")
+                .get("verdict")
+                .asText())
+        .isEqualTo("slower");
+    HttpResponse<String> unknownBaseline =
+        http.send(
+            HttpRequest.newBuilder(uri("/api/runs/" + runId + "/results.csv?baseline=SM70_V100"))
+                .GET()
+                .build(),
+            BodyHandlers.ofString());
+    assertThat(unknownBaseline.statusCode()).isEqualTo(422);
+    assertThat(unknownBaseline.body())
+        .contains("baseline \\\"SM70_V100\\\" is not a GPU config of this run");
     assertThat(getText("/api/runs/" + runId + "/results.csv"))
         .startsWith("gpu_config,arch,")
-        .contains("SM90_H100,sm_90,1980,2,2,kernel,kernel_1,0,2,1005,")
-        .contains("SM90_H200,sm_90,1980,1,1,total,,,1,1500,");
+        .contains("SM90_H100,sm_90,1980,2,2,kernel,kernel_1,kernel_1,0,2,1005,")
+        .contains("SM90_H200,sm_90,1980,1,1,total,,,,1,1400,")
+        .contains(",SM90_H100,1.25,faster,1.25,faster\r\n");
+
+    // The GPU's own numbers for the trace, as ncu --csv --page raw writes them.
+    String ncu =
+        "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\",\"gpu__time_duration.sum\"\n"
+            + "\"\",\"\",\"cycle\",\"nsecond\"\n"
+            + "\"0\",\"kernel_1()\",\"1,000\",\"600\"\n"
+            + "\"1\",\"kernel_2()\",\"400\",\"250\"\n";
+    HttpResponse<String> stored = put("/api/traces/demo/hardware?name=h100.csv", ncu);
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    assertThat(JSON.readTree(stored.body()).get("kernels").asInt()).isEqualTo(2);
+    HttpResponse<String> refused = put("/api/traces/demo/hardware", ncu.replace("400", "n/a"));
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(refused.body()).contains("ncu.csv:4: ").contains("n/a");
+    assertThat(put("/api/traces/nope/hardware", ncu).statusCode()).isEqualTo(404);
+    JsonNode correlation = get("/api/runs/" + runId + "/correlation");
+    assertThat(correlation.get("source").asText()).isEqualTo("h100.csv");
+    JsonNode h100Hw = correlation.get("configs").get(0);
+    assertThat(h100Hw.get("gpu_config").asText()).isEqualTo("SM90_H100");
+    assertThat(h100Hw.get("kernels").get(0).get("measured_cycles").asDouble()).isEqualTo(1000.0);
+    assertThat(h100Hw.get("kernels").get(0).get("simulated_cycles").asDouble()).isEqualTo(1005.0);
+    assertThat(h100Hw.get("kernels").get(1).get("cycles_error_pct").asDouble()).isEqualTo(25.0);
+    assertThat(h100Hw.get("kernels").get(0).get("measured_time_us").asDouble()).isEqualTo(0.6);
+    // Errors 0.5% and 25%: their mean, and 105 / 1400 in aggregate.
+    assertThat(h100Hw.get("cycles").get("mean_abs_error_pct").asDouble())
+        .isCloseTo(12.75, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(h100Hw.get("cycles").get("aggregate_error_pct").asDouble())
+        .isCloseTo(105.0 / 1400 * 100, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(h100Hw.get("cycles").get("correlation").asDouble())
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(correlation.get("configs")).hasSize(2);
 
     await()
         .atMost(WAIT)
@@ -321,6 +388,15 @@ final class CascadeServerIT {
         http.send(HttpRequest.newBuilder(uri(path)).GET().build(), BodyHandlers.ofString());
     assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
     return response.body();
+  }
+
+  private HttpResponse<String> put(String path, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path))
+            .PUT(BodyPublishers.ofString(body))
+            .header("Content-Type", "text/csv")
+            .build(),
+        BodyHandlers.ofString());
   }
 
   private JsonNode post(String path, String body, int status) throws Exception {

@@ -47,6 +47,39 @@ final class CascadeSettingsTest {
   }
 
   @Test
+  void fromEnvironment_passesToSimsOnlyTheVariablesNamedAndNeverTheUserToken() {
+    CascadeSettings settings =
+        fromEnvironment(
+            Map.of(
+                "CASCADE_TOKEN", "user-secret",
+                "AWS_SECRET_ACCESS_KEY", "not-for-sims",
+                "LD_LIBRARY_PATH", "/opt/cuda/lib64",
+                "CUDA_HOME", "/opt/cuda",
+                "CASCADE_SIM_ENV_PASS", " LD_LIBRARY_PATH, CUDA_HOME ,UNSET_ONE"));
+
+    assertThat(settings.simEnvironment())
+        .containsOnly(
+            Map.entry("LD_LIBRARY_PATH", "/opt/cuda/lib64"), Map.entry("CUDA_HOME", "/opt/cuda"));
+    assertThat(fromEnvironment(Map.of("CASCADE_TOKEN", "user-secret")).simEnvironment()).isEmpty();
+  }
+
+  @Test
+  void fromEnvironment_refusesToPassTheUserTokenOrABadName() {
+    assertThatThrownBy(
+            () ->
+                fromEnvironment(
+                    Map.of(
+                        "CASCADE_TOKEN", "user-secret", "CASCADE_SIM_ENV_PASS", "CASCADE_TOKEN")))
+        .isInstanceOf(CascadeException.class)
+        .hasMessageContaining("CASCADE_SIM_ENV_PASS")
+        .hasMessageContaining("\"CASCADE_TOKEN\"");
+    assertThatThrownBy(() -> fromEnvironment(Map.of("CASCADE_SIM_ENV_PASS", "PATH;rm")))
+        .isInstanceOf(CascadeException.class)
+        .hasMessageContaining("\"PATH;rm\"")
+        .hasMessageContaining("not a variable name");
+  }
+
+  @Test
   void fromEnvironment_keepsTheDefaultsOfAbsentVariables() {
     CascadeSettings settings = fromEnvironment(Map.of());
 

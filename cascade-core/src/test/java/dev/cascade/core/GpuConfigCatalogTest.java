@@ -24,7 +24,11 @@ final class GpuConfigCatalogTest {
 
   @Test
   void list_readsArchClockAndSmsOfEveryRealTestedConfig() {
-    Assumptions.assumeTrue(Files.isDirectory(TESTED_CFGS), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(TESTED_CFGS),
+        "needs the fixture "
+            + TESTED_CFGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     List<GpuConfig> configs = GpuConfigCatalog.fromFolder(TESTED_CFGS).list();
 
@@ -48,7 +52,11 @@ final class GpuConfigCatalogTest {
 
   @Test
   void list_warnsWhereTheNameDisagreesWithTheComputeCapability() {
-    Assumptions.assumeTrue(Files.isDirectory(TESTED_CFGS), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(TESTED_CFGS),
+        "needs the fixture "
+            + TESTED_CFGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     GpuConfigCatalog catalog = GpuConfigCatalog.fromFolder(TESTED_CFGS);
 
     assertThat(catalog.find("SM6_TITANX").orElseThrow().warnings())
@@ -64,7 +72,11 @@ final class GpuConfigCatalogTest {
   @Test
   void list_warnsAboutTheEarlyDummyH100ThatWasAVoltaCopy() {
     Path variants = TESTED_CFGS.resolveSibling("tested-cfgs-variants");
-    Assumptions.assumeTrue(Files.isDirectory(variants), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(variants),
+        "needs the fixture "
+            + variants
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     GpuConfig dummy = GpuConfigCatalog.fromFolder(variants).list().getFirst();
 

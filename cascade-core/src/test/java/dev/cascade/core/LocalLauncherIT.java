@@ -14,10 +14,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +34,8 @@ final class LocalLauncherIT {
   @BeforeEach
   void requireProcessGroups() {
     org.junit.jupiter.api.Assumptions.assumeTrue(
-        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+        launcher.unavailableReason().isEmpty(),
+        () -> "the local launcher cannot run here: " + launcher.unavailableReason().orElse(""));
   }
 
   @AfterEach
@@ -51,6 +55,42 @@ final class LocalLauncherIT {
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertThat(output).content().contains("sim=s_1").contains("oops"));
     assertThat(Long.parseLong(ref)).isPositive();
+  }
+
+  @Test
+  void launch_givesTheSimOnlyItsContractItsExtrasAndTheBasics() throws Exception {
+    Set<String> allowed = new TreeSet<>(LocalLauncher.BASE_VARIABLES);
+    allowed.addAll(contract().toEnvironment().keySet());
+    allowed.add("PASSED_ON");
+    // The shell adds a few of its own; they are not the app's.
+    allowed.addAll(List.of("PWD", "SHLVL", "_", "OLDPWD"));
+    Set<String> appOnly = new TreeSet<>(System.getenv().keySet());
+    appOnly.removeAll(allowed);
+    Assumptions.assumeFalse(appOnly.isEmpty(), "the test JVM has no variable a sim must not get");
+    Path env = dir.resolve("env");
+    SimLaunch launch =
+        new SimLaunch(
+            contract(),
+            List.of("sh", "-c", "env > " + env),
+            Map.of("PASSED_ON", "yes"),
+            dir,
+            dir.resolve("s.out"));
+
+    ref = launcher.launch(launch);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(env) && Files.size(env) > 0);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ProcessHandle.of(Long.parseLong(ref)).isEmpty());
+    Set<String> names = new TreeSet<>();
+    for (String line : Files.readAllLines(env)) {
+      int equals = line.indexOf('=');
+      if (equals > 0) {
+        names.add(line.substring(0, equals));
+      }
+    }
+    assertThat(names).contains("PASSED_ON", SimContract.SIM_TOKEN).doesNotContain("CASCADE_TOKEN");
+    assertThat(names).isSubsetOf(allowed).doesNotContainAnyElementsOf(appOnly);
   }
 
   @Test

@@ -207,24 +207,43 @@ final class ResultsTest {
     assertThat(csv).endsWith("\r\n").doesNotContain("NaN").doesNotContain("null");
     assertThat(lines.get(0))
         .isEqualTo(
-            "gpu_config,arch,clock_mhz,replicas,succeeded,row,kernel,instance,n,"
+            "gpu_config,arch,clock_mhz,replicas,succeeded,row,kernel,kernel_readable,instance,n,"
                 + "cycles_mean,cycles_stdev,cycles_min,cycles_max,"
-                + "instructions_mean,instructions_stdev,instructions_min,instructions_max,"
+                + "thread_instructions_mean,thread_instructions_stdev,thread_instructions_min,"
+                + "thread_instructions_max,"
                 + "ipc_mean,ipc_stdev,ipc_min,ipc_max,"
                 + "simulated_time_us_mean,simulated_time_us_stdev,simulated_time_us_min,"
-                + "simulated_time_us_max");
+                + "simulated_time_us_max,baseline,speedup_cycles,speedup_cycles_verdict,"
+                + "speedup_simulated_time,speedup_simulated_time_verdict");
     assertThat(lines).hasSize(1 + 4 + 1 + 2);
     assertThat(lines.get(1))
-        .startsWith("SM90_H100,sm_90,1980,3,3,kernel,k_a,0,3,1200,200,1000,1400,3200,");
-    assertThat(lines.get(3)).startsWith("SM90_H100,sm_90,1980,3,3,kernel,\"k_b<int, 2>\",0,2,60,");
-    assertThat(lines.get(4)).startsWith("SM90_H100,sm_90,1980,3,3,total,,,3,1460,");
-    assertThat(lines.get(5)).isEqualTo("SM80_A100,sm_80,1410,2,0,total,,,0" + ",".repeat(16));
+        .startsWith("SM90_H100,sm_90,1980,3,3,kernel,k_a,k_a,0,3,1200,200,1000,1400,3200,")
+        .endsWith(",SM90_H100,1,same_within_spread,1,same_within_spread");
+    assertThat(lines.get(3))
+        .startsWith("SM90_H100,sm_90,1980,3,3,kernel,\"k_b<int, 2>\",\"k_b<int, 2>\",0,2,60,");
+    assertThat(lines.get(4)).startsWith("SM90_H100,sm_90,1980,3,3,total,,,,3,1460,");
+    assertThat(lines.get(5))
+        .isEqualTo("SM80_A100,sm_80,1410,2,0,total,,,,0" + ",".repeat(16) + ",SM90_H100,,,,");
+    // 500 cycles against the baseline's 1000..1400: 1200 / 500 = 2.4 times faster, no time
+    // speedup without SM99_GONE's clock.
     assertThat(lines.get(6))
-        .startsWith("SM99_GONE,,,1,1,kernel,k_a,0,1,500,0,500,500,")
-        .endsWith(",,,,");
+        .startsWith("SM99_GONE,,,1,1,kernel,k_a,k_a,0,1,500,0,500,500,")
+        .endsWith(",,,,SM90_H100,2.4,faster,,");
     for (String line : lines) {
-      assertThat(line.split(",", -1)).hasSize(line.contains("\"") ? 26 : 25);
+      assertThat(line.split(",", -1)).hasSize(line.contains("\"") ? 33 : 31);
     }
+  }
+
+  @Test
+  void csv_comparesWithTheNamedBaselineAndRefusesAConfigNotInTheRun() {
+    List<String> lines = List.of(results.csv(run.id(), "SM99_GONE").split("\r\n"));
+
+    // The H100's 1000..1400 cycles against SM99_GONE's 500: 500 / 1200 of its speed.
+    assertThat(lines.get(1)).endsWith(",SM99_GONE," + (500.0 / 1200) + ",slower,,");
+    assertThatThrownBy(() -> results.csv(run.id(), "SM70_V100"))
+        .isInstanceOf(CascadeException.class)
+        .hasMessageContaining("baseline \"SM70_V100\" is not a GPU config of this run")
+        .hasMessageContaining("SM90_H100, SM80_A100, SM99_GONE");
   }
 
   @Test

@@ -32,7 +32,8 @@ final class SimAgentWithAppIT {
 
   private void start(String speed) throws Exception {
     Assumptions.assumeTrue(
-        launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
+        launcher.unavailableReason().isEmpty(),
+        () -> "the local launcher cannot run here: " + launcher.unavailableReason().orElse(""));
     Path dataDir = dir.resolve("data");
     Path trace = dataDir.resolve("s3/cascade/accelsim-traces/demo");
     TestTraces.write(
@@ -57,7 +58,9 @@ final class SimAgentWithAppIT {
             "200",
             "--emulate",
             "--speed",
-            speed));
+            speed,
+            // Replicas agree exactly without it; these tests want a spread to compare.
+            "--jitter"));
     cascade =
         Cascade.builder()
             .dataDir(dataDir)

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.core.internal.demo.DemoTraceSeeder;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
@@ -111,6 +112,25 @@ final class TraceStoreTest {
     assertThat(trace.sizeBytes()).isEqualTo(sizeOnDisk(trace("t1")));
     assertThat(trace.runnable()).isTrue();
     assertThat(trace.updatedAt()).isAfterOrEqualTo(trace.createdAt());
+  }
+
+  @Test
+  void seededDemo_isReadyAtOnce_whileAnUploadStillWaitsOutTheQuietPeriod() throws IOException {
+    DemoTraceSeeder.seedIfEmpty(TraceStore.tracesFolder(dataDir));
+    writeProcessedTrace(trace("t1"), DONE, 1);
+    store =
+        TraceStore.builder()
+            .dataDir(dataDir)
+            .database(database)
+            .quietPeriod(Duration.ofHours(1))
+            .rescanInterval(RESCAN)
+            .build()
+            .start();
+
+    awaitState(DemoTraceSeeder.DEMO_ID, TraceState.READY);
+
+    assertThat(state("t1")).isEqualTo(TraceState.UPLOADING);
+    assertThat(trace(DemoTraceSeeder.DEMO_ID).resolve(".cascade-written-whole")).doesNotExist();
   }
 
   @Test
@@ -272,6 +292,28 @@ final class TraceStoreTest {
     assertThat(trace.tracedLayers()).containsExactly("model.decoder.layers.10.self_attn");
     assertThat(trace.sample()).isTrue();
     assertThat(trace.runnable()).isFalse();
+  }
+
+  @Test
+  void foldersThatAreNotTraces_areListedWithTheirReason() throws IOException {
+    start();
+    writeProcessedTrace(outside.resolve("secret"), DONE, 1);
+    Path traces = store.tracesFolder();
+    Files.createDirectories(traces);
+    Files.createSymbolicLink(traces.resolve("evil"), outside.resolve("secret"));
+    writeProcessedTrace(traces.resolve("bad id"), DONE, 1);
+    writeProcessedTrace(traces.resolve("good"), DONE, 1);
+    Files.writeString(traces.resolve("notes.txt"), "a plain file is no trace folder");
+    Files.createDirectories(traces.resolve(".mpus-upload"));
+
+    awaitState("good", TraceState.READY);
+    store.rescan();
+
+    assertThat(store.skippedFolders())
+        .extracting(SkippedFolder::name)
+        .containsExactly("bad id", "evil");
+    assertThat(store.skippedFolders().get(0).reason()).contains("bad id").contains("trace id");
+    assertThat(store.skippedFolders().get(1).reason()).contains("symbolic link");
   }
 
   @Test
@@ -559,7 +601,11 @@ final class TraceStoreTest {
   @Test
   void realFlashinferGemmTrace_isReadyWithEightKernels() throws IOException {
     Path source = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(source), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(source),
+        "needs the fixture "
+            + source
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     Path folder = trace("20261107-120000__flashinfer__gemm");
     Files.createDirectories(folder.resolve("traces"));
     try (Stream<Path> files = Files.list(source)) {

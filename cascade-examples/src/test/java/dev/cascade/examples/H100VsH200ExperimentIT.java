@@ -8,6 +8,7 @@ import dev.cascade.junit.CascadeExperiment;
 import dev.cascade.junit.ConfigResults;
 import dev.cascade.junit.Experiment;
 import dev.cascade.junit.ExperimentRun;
+import dev.cascade.junit.KernelSpeedup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,18 +43,22 @@ final class H100VsH200ExperimentIT {
   }
 
   @Test
-  void replicasAgreeWithinFivePercent() {
+  void replicasAgreeExactly_asAccelSimDoes() {
     assertThat(run.config("SM90_H200").kernels())
-        .allSatisfy(
-            kernel ->
-                assertThat(kernel.cycles().max() - kernel.cycles().min())
-                    .isLessThanOrEqualTo(0.05 * kernel.cycles().mean()));
+        .allSatisfy(kernel -> assertThat(kernel.cycles().stdev()).isZero());
   }
 
   @Test
-  void theH200sExtraMemoryChannelsDoNotSpeedUpTheLatencyBoundDemo() {
-    assertThat(run.speedups("SM90_H100", "SM90_H200"))
-        .allSatisfy(kernel -> assertThat(kernel.speedup()).isCloseTo(1.0, within(0.05)));
+  void onlyTheBandwidthBoundKernelsGainFromTheH200sExtraMemoryChannels() {
+    for (KernelSpeedup kernel : run.speedups("SM90_H100", "SM90_H200")) {
+      if (kernel.name().contains("elementwise")) {
+        // The residual adds stream 8 MiB: 48 memory channels against 40 give up to 1.2x.
+        assertThat(kernel.speedup()).as(kernel.name()).isBetween(1.08, 1.2);
+      } else if (kernel.name().contains("gemm") || kernel.name().contains("flash")) {
+        // Launch- and latency-bound: the same on both.
+        assertThat(kernel.speedup()).as(kernel.name()).isCloseTo(1.0, within(0.01));
+      }
+    }
   }
 }
 // end::experiment[]

@@ -46,10 +46,10 @@ final class ExperimentTest {
         .hasMessageContaining("at least one GPU config");
     assertThatThrownBy(() -> Experiment.entries("SM90_H100:65"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("count for \"SM90_H100\" must be 1 to 64; got 65");
+        .hasMessage("count for \"SM90_H100\" must be a whole number from 1 to 64; got 65");
     assertThatThrownBy(() -> Experiment.entries("SM90_H100:99999999999"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("must be 1 to 64");
+        .hasMessageContaining("must be a whole number from 1 to 64");
   }
 
   @Test

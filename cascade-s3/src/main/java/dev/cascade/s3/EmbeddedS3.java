@@ -2,14 +2,19 @@ package dev.cascade.s3;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.ListenAddress;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
@@ -29,7 +34,10 @@ import org.slf4j.LoggerFactory;
  * complete. The trace store treats all of these as an upload at work, never as trace files. Object
  * metadata goes into extended attributes where the file system has them. Requests must be signed
  * with the {@link S3Credentials} (AWS Signature V4, or V2; unsigned ones are always refused, see
- * {@link PrivateBlobStore}); clients use path-style addressing.
+ * {@link PrivateBlobStore}); clients use path-style addressing. A key the file system cannot hold
+ * (a part over 170 bytes; a {@code .}, {@code ..} or empty part; a file where a folder of other
+ * keys is) is refused with a 400 S3 error, never a 500 ({@link StorableKeys}). What abandoned
+ * uploads leave is removed after a day unchanged, at start and hourly ({@link StaleUploads}).
  *
  * <pre>{@code
  * try (EmbeddedS3 s3 = EmbeddedS3.builder()
@@ -50,19 +58,26 @@ public final class EmbeddedS3 implements AutoCloseable {
   public static final String DEFAULT_BIND = "127.0.0.1";
   public static final int DEFAULT_PORT = 9000;
 
+  /** How long an abandoned upload's files stay before they are removed ({@link StaleUploads}). */
+  public static final Duration DEFAULT_STALE_UPLOAD_AGE = Duration.ofDays(1);
+
+  private static final Duration SWEEP_INTERVAL = Duration.ofHours(1);
+
   /** How long {@link #close()} lets requests in flight finish. */
   public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedS3.class);
 
   private final Path dataDir;
-  private final String bind;
+  private final ListenAddress bind;
   private final int port;
   private final S3Credentials credentials;
   private final Duration stopTimeout;
+  private final Duration staleUploadAge;
   private final Object lock = new Object();
   // Guarded by lock.
   private S3Proxy proxy;
+  private ScheduledExecutorService sweeper;
   private URI endpoint;
   private boolean started;
   private boolean closed;
@@ -73,6 +88,7 @@ public final class EmbeddedS3 implements AutoCloseable {
     this.port = builder.port;
     this.credentials = builder.credentials != null ? builder.credentials : S3Credentials.generate();
     this.stopTimeout = builder.stopTimeout;
+    this.staleUploadAge = builder.staleUploadAge;
   }
 
   public static Builder builder() {
@@ -112,8 +128,10 @@ public final class EmbeddedS3 implements AutoCloseable {
       }
       S3Proxy server =
           S3Proxy.builder()
-              .blobStore(new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString())))
-              .endpoint(URI.create("http://" + uriHost(bind) + ":" + port))
+              .blobStore(
+                  new StorableKeys(
+                      new PrivateBlobStore(new FilesystemNio2BlobStore(root.toString())), root))
+              .endpoint(URI.create("http://" + bind.literalInUrl() + ":" + port))
               .awsAuthentication(
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())
               .stopTimeout(stopTimeout.toMillis())
@@ -125,7 +143,8 @@ public final class EmbeddedS3 implements AutoCloseable {
         throw startFailure(e);
       }
       proxy = server;
-      endpoint = URI.create("http://" + uriHost(clientHost(bind)) + ":" + server.getPort());
+      sweeper = startSweeping(root.resolve(BUCKET));
+      endpoint = URI.create("http://" + bind.clientHost() + ":" + server.getPort());
       log.info(
           "S3 endpoint at {} (listening on {}), bucket \"{}\", objects in {}",
           endpoint,
@@ -157,9 +176,9 @@ public final class EmbeddedS3 implements AutoCloseable {
     }
   }
 
-  /** The address listened on ({@code 127.0.0.1} by default). */
+  /** The address listened on ({@code 127.0.0.1} by default), in its usual form. */
   public String bind() {
-    return bind;
+    return bind.literal();
   }
 
   /** {@value #BUCKET}: the bucket created at start. */
@@ -188,11 +207,31 @@ public final class EmbeddedS3 implements AutoCloseable {
       closed = true;
       server = proxy;
       proxy = null;
+      if (sweeper != null) {
+        sweeper.shutdownNow();
+        sweeper = null;
+      }
     }
     if (server != null) {
       stopQuietly(server);
       log.info("S3 endpoint stopped");
     }
+  }
+
+  /**
+   * Removes abandoned uploads older than the stale age now, then every hour, on a daemon thread.
+   */
+  private ScheduledExecutorService startSweeping(Path bucket) {
+    StaleUploads.sweep(bucket, Instant.now().minus(staleUploadAge));
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("cascade-s3-sweeper").factory());
+    scheduler.scheduleWithFixedDelay(
+        () -> StaleUploads.sweep(bucket, Instant.now().minus(staleUploadAge)),
+        SWEEP_INTERVAL.toMillis(),
+        SWEEP_INTERVAL.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return scheduler;
   }
 
   private void requireRunning() {
@@ -231,29 +270,31 @@ public final class EmbeddedS3 implements AutoCloseable {
     }
   }
 
-  /** The host clients use for {@code bind}: loopback for a wildcard address. */
-  private static String clientHost(String bind) {
-    return switch (bind) {
-      case "0.0.0.0" -> "127.0.0.1";
-      case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
-      default -> bind;
-    };
-  }
-
-  /** {@code host} as it appears in a URL: IPv6 literals in brackets. */
-  private static String uriHost(String host) {
-    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-  }
-
   /** Builds an {@link EmbeddedS3}; only {@code dataDir} is required. */
   public static final class Builder {
     private Path dataDir;
-    private String bind = DEFAULT_BIND;
+    private ListenAddress bind = ListenAddress.parse(DEFAULT_BIND);
     private int port = DEFAULT_PORT;
     private S3Credentials credentials;
     private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+    private Duration staleUploadAge = DEFAULT_STALE_UPLOAD_AGE;
 
     private Builder() {}
+
+    /**
+     * How long the files of an abandoned upload (a multipart upload never completed, an object
+     * never renamed into place) may go unchanged before they are removed; a day by default. Checked
+     * at start and every hour.
+     */
+    public Builder staleUploadAge(Duration staleUploadAge) {
+      Objects.requireNonNull(staleUploadAge, "staleUploadAge");
+      if (staleUploadAge.isNegative() || staleUploadAge.isZero()) {
+        throw new IllegalArgumentException(
+            "staleUploadAge must be positive; got " + staleUploadAge);
+      }
+      this.staleUploadAge = staleUploadAge;
+      return this;
+    }
 
     /** {@code $CASCADE_DATA_DIR}: objects go to {@code <dataDir>/s3/<bucket>/<key>}. */
     public Builder dataDir(Path dataDir) {
@@ -261,14 +302,14 @@ public final class EmbeddedS3 implements AutoCloseable {
       return this;
     }
 
-    /** The address to listen on; {@code 127.0.0.1} by default. */
+    /**
+     * The address to listen on; {@code 127.0.0.1} by default. Parsed as the API server parses its
+     * own ({@link ListenAddress#parse}), so {@code 127.1} or {@code ::ffff:127.0.0.1} work alike.
+     *
+     * @throws CascadeException {@code INVALID} when it is no address
+     */
     public Builder bind(String bind) {
-      Objects.requireNonNull(bind, "bind");
-      if (bind.isBlank()) {
-        throw new IllegalArgumentException(
-            "bind must be an address to listen on, such as 127.0.0.1; got a blank one");
-      }
-      this.bind = bind.strip();
+      this.bind = ListenAddress.parse(Objects.requireNonNull(bind, "bind"));
       return this;
     }
 

@@ -280,6 +280,19 @@ final class EmbeddedS3IT {
   }
 
   @Test
+  void bind_readsTheShortAndMappedFormsOfLoopbackAsTheApiDoes() {
+    for (String bind : List.of("127.1", "::ffff:127.0.0.1", "[::ffff:127.0.0.1]")) {
+      try (EmbeddedS3 other =
+              EmbeddedS3.builder().dataDir(dataDir).bind(bind).port(0).build().start();
+          S3Client otherClient = Uploads.client(other)) {
+        assertThat(other.endpoint()).isEqualTo(URI.create("http://127.0.0.1:" + other.port()));
+        assertThat(other.bind()).isEqualTo("127.0.0.1");
+        otherClient.headBucket(b -> b.bucket("cascade"));
+      }
+    }
+  }
+
+  @Test
   void close_isIdempotentAndEndsTheEndpoint() {
     s3.close();
     s3.close();

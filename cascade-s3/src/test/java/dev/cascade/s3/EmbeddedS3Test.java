@@ -2,6 +2,7 @@ package dev.cascade.s3;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cascade.core.CascadeException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +14,11 @@ final class EmbeddedS3Test {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("65536");
     assertThatThrownBy(() -> EmbeddedS3.builder().bind(" "))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(CascadeException.class)
         .hasMessageContaining("bind");
+    assertThatThrownBy(() -> EmbeddedS3.builder().bind("no such host.invalid"))
+        .isInstanceOf(CascadeException.class)
+        .hasMessageContaining("\"no such host.invalid\"");
     assertThatThrownBy(() -> EmbeddedS3.builder().build())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("dataDir");

@@ -91,7 +91,11 @@ final class S3TraceUploadIT {
   @Test
   void realFlashinferGemmTrace_isReadyWithEightKernels() throws IOException {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present: " + gemm);
+    Assumptions.assumeTrue(
+        Files.isDirectory(gemm),
+        "needs the fixture "
+            + gemm
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
     start(0);
     Path trace = Files.createDirectories(work.resolve("gemm/traces"));
     try (Stream<Path> files = Files.list(gemm)) {

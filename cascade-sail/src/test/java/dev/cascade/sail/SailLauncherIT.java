@@ -50,7 +50,7 @@ final class SailLauncherIT {
   void start() throws IOException {
     Assumptions.assumeTrue(
         ProcessGroups.unavailableReason().isEmpty(),
-        () -> ProcessGroups.unavailableReason().orElse(""));
+        () -> "sims need process groups: " + ProcessGroups.unavailableReason().orElse(""));
     dataDir = dir.resolve("data");
     traceDir = dataDir.resolve("s3/cascade/accelsim-traces/t1");
     Files.createDirectories(traceDir.resolve("traces"));

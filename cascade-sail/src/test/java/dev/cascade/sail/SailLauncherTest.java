@@ -30,7 +30,9 @@ final class SailLauncherTest {
   @Test
   void byName_saysWhySailCannotBeUsedWithoutTheCli() {
     Optional<String> reason = new SailLauncher().unavailableReason();
-    Assumptions.assumeTrue(reason.isPresent(), "Sail is set up here");
+    Assumptions.assumeTrue(
+        reason.isPresent(),
+        "Sail is set up here (CASCADE_SAIL_* is set), so the not-set-up refusal cannot be seen");
 
     assertThatThrownBy(() -> Launchers.byName("sail"))
         .isInstanceOf(CascadeException.class)

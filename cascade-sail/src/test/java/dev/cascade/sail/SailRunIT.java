@@ -50,7 +50,7 @@ final class SailRunIT {
   void start() {
     Assumptions.assumeTrue(
         ProcessGroups.unavailableReason().isEmpty(),
-        () -> ProcessGroups.unavailableReason().orElse(""));
+        () -> "sims need process groups: " + ProcessGroups.unavailableReason().orElse(""));
     dataDir = dir.resolve("app");
     sail = new FakeSailService(dir.resolve("sail"), OWN, dataDir);
   }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -147,6 +148,58 @@ public final class GpgpusimConfig {
       throw formatError(first("gpgpu_n_clusters").orElseThrow(), "gives no SMs (" + sms + ")");
     }
     return OptionalInt.of((int) sms);
+  }
+
+  /**
+   * The DRAM clock in MHz: the fourth field of {@code -gpgpu_clock_domains} ({@code
+   * 1980:3960:3960:3106} gives 3106.0), the clock of the DRAM command bus.
+   */
+  public OptionalDouble dramClockMhz() {
+    Optional<Option> option = first("gpgpu_clock_domains");
+    if (option.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    String[] fields = option.get().value().split(":");
+    if (fields.length < 4) {
+      throw formatError(option.get(), "has no fourth (DRAM) clock: expected core:icnt:l2:dram");
+    }
+    try {
+      double mhz = Double.parseDouble(fields[3].strip());
+      if (!(mhz > 0) || Double.isInfinite(mhz)) {
+        throw formatError(option.get(), "has a DRAM clock that is not a positive number");
+      }
+      return OptionalDouble.of(mhz);
+    } catch (NumberFormatException e) {
+      throw formatError(option.get(), "has a DRAM clock that is not a number in MHz");
+    }
+  }
+
+  /**
+   * The whole L2 in bytes: {@code -gpgpu_cache:dl2}'s sets x line size x ways ({@code
+   * S:128:128:16,...}), which GPGPU-Sim gives each memory sub-partition, times {@code -gpgpu_n_mem}
+   * x {@code -gpgpu_n_sub_partition_per_mchannel}. Absent when the config sets no L2 or no
+   * channels.
+   */
+  public OptionalLong l2CacheBytes() {
+    Optional<Option> option = first("gpgpu_cache:dl2");
+    OptionalInt channels = intValue("gpgpu_n_mem");
+    if (option.isEmpty() || channels.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    String[] geometry = option.get().value().split(",", 2)[0].split(":");
+    if (geometry.length < 4) {
+      throw formatError(option.get(), "does not start with <type>:<sets>:<line bytes>:<ways>");
+    }
+    try {
+      long perSubPartition =
+          Long.parseLong(geometry[1].strip())
+              * Long.parseLong(geometry[2].strip())
+              * Long.parseLong(geometry[3].strip());
+      int subPartitions = intValue("gpgpu_n_sub_partition_per_mchannel").orElse(1);
+      return OptionalLong.of(perSubPartition * channels.getAsInt() * subPartitions);
+    } catch (NumberFormatException e) {
+      throw formatError(option.get(), "has sets, line size or ways that are not whole numbers");
+    }
   }
 
   private ConfigFormatException formatError(Option option, String problem) {

@@ -94,7 +94,11 @@ final class GpgpusimConfigTest {
   @Test
   void read_readsEveryRealTestedConfig() throws IOException {
     Path testedCfgs = FIXTURES.resolve("accelsim/tested-cfgs");
-    Assumptions.assumeTrue(Files.isDirectory(testedCfgs), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(testedCfgs),
+        "needs the fixture "
+            + testedCfgs
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     GpgpusimConfig h100 = GpgpusimConfig.read(testedCfgs.resolve("SM90_H100/gpgpusim.config"));
     assertThat(h100.coreClockMhz()).hasValue(1980.0);
@@ -104,6 +108,30 @@ final class GpgpusimConfigTest {
     GpgpusimConfig qv100 = GpgpusimConfig.read(testedCfgs.resolve("SM7_QV100/gpgpusim.config"));
     assertThat(qv100.coreClockMhz()).hasValue(1132.0);
     assertThat(qv100.smCount()).hasValue(80);
+
+    // A100's 40 MB and H100's 50 MB of L2, from dl2's geometry per sub-partition.
+    GpgpusimConfig a100 = GpgpusimConfig.read(testedCfgs.resolve("SM80_A100/gpgpusim.config"));
+    assertThat(a100.l2CacheBytes()).hasValue(40L * 4 * 128 * 128 * 16);
+    assertThat(a100.dramClockMhz()).hasValue(1512.0);
+    assertThat(h100.l2CacheBytes()).hasValue(40L * 2 * 256 * 128 * 20);
+    assertThat(h100.dramClockMhz()).hasValue(3106.0);
+  }
+
+  @Test
+  void memoryFacts_nameFileAndLineWhenMalformed() {
+    GpgpusimConfig config =
+        GpgpusimConfig.parse(
+            "-gpgpu_clock_domains 1410:1410:1410\n-gpgpu_n_mem 4\n-gpgpu_cache:dl2 S:x:128:16,L\n",
+            "bad.config");
+
+    assertThatThrownBy(config::dramClockMhz)
+        .isInstanceOf(ConfigFormatException.class)
+        .hasMessageContaining("bad.config:1")
+        .hasMessageContaining("DRAM");
+    assertThatThrownBy(config::l2CacheBytes)
+        .isInstanceOf(ConfigFormatException.class)
+        .hasMessageContaining("bad.config:3")
+        .hasMessageContaining("whole numbers");
   }
 
   @Test

@@ -29,7 +29,11 @@ final class RealLogsTest {
 
   @BeforeEach
   void needsFixtures() {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "no fixtures at " + REAL_LOGS);
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_LOGS),
+        "needs the fixtures at "
+            + REAL_LOGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
   }
 
   @Test

@@ -53,7 +53,11 @@ final class StatsCsvTest {
   /** Pinned as {@code cascade stats --csv LOG} printed it before the document moved here. */
   @Test
   void write_pinsTheRealLogsWhole() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "no fixtures at " + REAL_LOGS);
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_LOGS),
+        "needs the fixtures at "
+            + REAL_LOGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     assertThat(sha256(writeFiles(StatsCsv::new, realLog("A100_flashinfer-gemm_8kernels"))))
         .isEqualTo("1560bafd06ebc11d58e79c589ba92f27b94e137d5f7da0aa7b1a2f558c637378");

@@ -175,7 +175,11 @@ final class StatsJsonTest {
    */
   @Test
   void write_pinsTheRealLogsWhole() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(REAL_LOGS), "no fixtures at " + REAL_LOGS);
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_LOGS),
+        "needs the fixtures at "
+            + REAL_LOGS
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     assertThat(sha256(writeFiles(StatsJson::new, realLog("A100_flashinfer-gemm_8kernels"))))
         .isEqualTo("21143c64c486d5c7867e9276deb5e43057114845532eadb851c6f52726981031");

@@ -31,7 +31,11 @@ final class TraceFixtures {
 
   /** Skips the test when the fixtures are not beside the repository (a fresh clone). */
   static void assumeFixtures() {
-    assumeTrue(Files.isDirectory(REAL_TRACES), "fixtures not found at " + REAL_TRACES);
+    assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixtures at "
+            + REAL_TRACES
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
   }
 
   /** A file's bytes, decompressed when its name ends in .xz. */

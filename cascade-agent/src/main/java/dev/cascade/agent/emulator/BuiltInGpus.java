@@ -11,13 +11,17 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The GPU configs Cascade knows without an Accel-Sim install: the well-known tested-cfgs with their
- * real architecture, core clock and SM count, kept in {@code builtin-gpu-configs.tsv} beside this
- * class. The emulator models them; core's built-in catalog lists them.
+ * The GPU configs Cascade knows without an Accel-Sim install: the well-known tested-cfgs with the
+ * facts the timing model reads from a {@code gpgpusim.config} (clock, SMs, SM limits, launch
+ * latency, memory channels, DRAM bus and clock, L2), kept in {@code builtin-gpu-configs.tsv} beside
+ * this class. The emulator models them; core's built-in catalog lists them.
  */
 public final class BuiltInGpus {
 
   static final String RESOURCE = "builtin-gpu-configs.tsv";
+
+  /** Name, arch, clock, SMs, the six limits and the ten memory facts. */
+  private static final int COLUMNS = 20;
 
   private BuiltInGpus() {}
 
@@ -42,17 +46,41 @@ public final class BuiltInGpus {
       if (line.isBlank() || line.startsWith("#")) {
         continue;
       }
-      String[] fields = line.split("\t");
-      if (fields.length != 4) {
+      String[] f = line.split("\t");
+      if (f.length != COLUMNS) {
         throw new IllegalStateException(
-            RESOURCE + ":" + number + ": expected name, arch, clock_mhz, sms; got " + line);
+            RESOURCE
+                + ":"
+                + number
+                + ": expected "
+                + COLUMNS
+                + " tab-separated facts; got "
+                + line);
       }
       configs.add(
           new GpuFacts(
-              fields[0],
-              fields[1],
-              Double.parseDouble(fields[2]),
-              Integer.parseInt(fields[3]),
+              f[0],
+              f[1],
+              Double.parseDouble(f[2]),
+              Integer.parseInt(f[3]),
+              new EmulatedGpu.Limits(
+                  Integer.parseInt(f[4]),
+                  Integer.parseInt(f[5]),
+                  Integer.parseInt(f[6]),
+                  Integer.parseInt(f[7]),
+                  Integer.parseInt(f[8]),
+                  Integer.parseInt(f[9])),
+              new GpuMemory(
+                  Integer.parseInt(f[10]),
+                  Integer.parseInt(f[11]),
+                  Integer.parseInt(f[12]),
+                  Integer.parseInt(f[13]),
+                  Integer.parseInt(f[14]),
+                  Integer.parseInt(f[15]),
+                  Double.parseDouble(f[16]),
+                  Long.parseLong(f[17]),
+                  Integer.parseInt(f[18]),
+                  Integer.parseInt(f[19])),
               null));
     }
     configs.sort(Comparator.comparing(GpuFacts::name));

@@ -23,7 +23,8 @@ import java.util.Optional;
  * @param arch {@code sm_90}
  * @param clockMhz the core clock in MHz
  * @param sms streaming multiprocessors
- * @param limits what each SM holds, the memory channels and the launch latency
+ * @param limits what each SM holds and the launch latency
+ * @param memory the memory system: channels, DRAM bus and clock (so bandwidth), L2, latencies
  * @param clockDomains {@code -gpgpu_clock_domains} as written, {@code 1980:3960:3960:3106}
  * @param options the options to echo at start, in order (name without the dash, value)
  * @param directory the config's folder; null for a built-in config
@@ -34,6 +35,7 @@ public record EmulatedGpu(
     double clockMhz,
     int sms,
     Limits limits,
+    GpuMemory memory,
     String clockDomains,
     List<Map.Entry<String, String>> options,
     Path directory) {
@@ -42,6 +44,7 @@ public record EmulatedGpu(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(arch, "arch");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(clockDomains, "clockDomains");
     options = List.copyOf(options);
     requirePositive(name, "clock_mhz", clockMhz);
@@ -51,7 +54,6 @@ public record EmulatedGpu(
     requirePositive(name, "registers per SM", limits.registersPerSm());
     requirePositive(name, "shared memory per SM", limits.sharedMemoryPerSm());
     requirePositive(name, "schedulers per SM", limits.schedulersPerSm());
-    requirePositive(name, "memory channels", limits.memoryChannels());
     if (limits.kernelLaunchLatency() < 0) {
       throw new IllegalArgumentException(
           "GPU config '" + name + "': kernel launch latency cannot be negative");
@@ -59,14 +61,13 @@ public record EmulatedGpu(
   }
 
   /**
-   * What bounds a kernel on this GPU besides its SM count and clock.
+   * What bounds a kernel on this GPU besides its SM count, clock and memory.
    *
    * @param maxThreadsPerSm {@code -gpgpu_shader_core_pipeline} threads
    * @param maxCtasPerSm {@code -gpgpu_shader_cta}
    * @param registersPerSm {@code -gpgpu_shader_registers}
    * @param sharedMemoryPerSm {@code -gpgpu_shmem_size} in bytes
    * @param schedulersPerSm {@code -gpgpu_num_sched_per_core}
-   * @param memoryChannels {@code -gpgpu_n_mem}
    * @param kernelLaunchLatency {@code -gpgpu_kernel_launch_latency} in cycles
    */
   public record Limits(
@@ -75,21 +76,7 @@ public record EmulatedGpu(
       int registersPerSm,
       int sharedMemoryPerSm,
       int schedulersPerSm,
-      int memoryChannels,
-      int kernelLaunchLatency) {
-
-    /** These limits with {@code memoryChannels} channels. */
-    Limits withMemoryChannels(int memoryChannels) {
-      return new Limits(
-          maxThreadsPerSm,
-          maxCtasPerSm,
-          registersPerSm,
-          sharedMemoryPerSm,
-          schedulersPerSm,
-          memoryChannels,
-          kernelLaunchLatency);
-    }
-  }
+      int kernelLaunchLatency) {}
 
   /**
    * The config named by {@code nameOrDirectory}: a folder holding {@code gpgpusim.config}, or the
@@ -130,8 +117,8 @@ public record EmulatedGpu(
   }
 
   /**
-   * A config of any catalog: read from its folder when it has one, else built from its name, arch,
-   * clock and SMs with the architecture's defaults.
+   * A config of any catalog: read from its folder when it has one, else built from its facts (the
+   * architecture's defaults for the limits and memory it does not carry).
    */
   public static EmulatedGpu fromCatalog(GpuFacts config) throws IOException {
     return config.directory() != null ? fromDirectory(config.directory()) : fromFacts(config);
@@ -139,47 +126,25 @@ public record EmulatedGpu(
 
   private static EmulatedGpu fromFacts(GpuFacts config) {
     ArchDefaults d = ArchDefaults.of(config.arch());
-    Limits limits =
-        d.limits.withMemoryChannels(
-            KNOWN_MEMORY_CHANNELS.getOrDefault(config.name(), d.limits.memoryChannels()));
+    Limits limits = config.limits() != null ? config.limits() : d.limits();
+    GpuMemory memory = config.memory() != null ? config.memory() : d.memory();
     String domains =
         number(config.clockMhz())
             + ":"
-            + number(config.clockMhz() * d.interconnectRatio)
+            + number(config.clockMhz() * d.interconnectRatio())
             + ":"
-            + number(config.clockMhz() * d.interconnectRatio)
+            + number(config.clockMhz() * d.interconnectRatio())
             + ":"
-            + d.dramClock;
-    ComputeCapability capability = capabilityOf(config.arch());
-    List<Map.Entry<String, String>> options =
-        List.of(
-            Map.entry("gpgpu_ptx_force_max_capability", digits(config.arch())),
-            Map.entry("gpgpu_shader_registers", Integer.toString(limits.registersPerSm())),
-            Map.entry("gpgpu_shader_cta", Integer.toString(limits.maxCtasPerSm())),
-            Map.entry("gpgpu_n_clusters", Integer.toString(config.sms())),
-            Map.entry("gpgpu_n_cores_per_cluster", "1"),
-            Map.entry("gpgpu_shmem_size", Integer.toString(limits.sharedMemoryPerSm())),
-            Map.entry("gpgpu_shader_core_pipeline", limits.maxThreadsPerSm() + ":32"),
-            Map.entry("gpgpu_num_sched_per_core", Integer.toString(limits.schedulersPerSm())),
-            Map.entry("gpgpu_n_mem", Integer.toString(limits.memoryChannels())),
-            Map.entry("gpgpu_n_sub_partition_per_mchannel", "2"),
-            Map.entry(
-                "gpgpu_compute_capability_major",
-                capability == null ? "0" : Integer.toString(capability.major())),
-            Map.entry(
-                "gpgpu_compute_capability_minor",
-                capability == null ? "0" : Integer.toString(capability.minor())),
-            Map.entry("gpgpu_clock_domains", domains),
-            Map.entry(
-                "gpgpu_kernel_launch_latency", Integer.toString(limits.kernelLaunchLatency())));
+            + number(memory.dramClockMhz());
     return new EmulatedGpu(
         config.name(),
         config.arch(),
         config.clockMhz(),
         config.sms(),
         limits,
+        memory,
         domains,
-        options,
+        BuiltInOptions.of(config, limits, memory, domains),
         null);
   }
 
@@ -223,7 +188,7 @@ public record EmulatedGpu(
             .orElseThrow(
                 () -> new IllegalArgumentException(file + ": no -gpgpu_n_clusters (SM count)"));
     ArchDefaults d = ArchDefaults.of(arch);
-    int threads = d.limits.maxThreadsPerSm();
+    int threads = d.limits().maxThreadsPerSm();
     Optional<String> pipeline = config.value("gpgpu_shader_core_pipeline");
     if (pipeline.isPresent()) {
       try {
@@ -252,15 +217,37 @@ public record EmulatedGpu(
         sms,
         new Limits(
             threads,
-            config.intValue("gpgpu_shader_cta").orElse(d.limits.maxCtasPerSm()),
-            config.intValue("gpgpu_shader_registers").orElse(d.limits.registersPerSm()),
-            config.intValue("gpgpu_shmem_size").orElse(d.limits.sharedMemoryPerSm()),
-            config.intValue("gpgpu_num_sched_per_core").orElse(d.limits.schedulersPerSm()),
-            config.intValue("gpgpu_n_mem").orElse(d.limits.memoryChannels()),
-            config.intValue("gpgpu_kernel_launch_latency").orElse(d.limits.kernelLaunchLatency())),
+            config.intValue("gpgpu_shader_cta").orElse(d.limits().maxCtasPerSm()),
+            config.intValue("gpgpu_shader_registers").orElse(d.limits().registersPerSm()),
+            config.intValue("gpgpu_shmem_size").orElse(d.limits().sharedMemoryPerSm()),
+            config.intValue("gpgpu_num_sched_per_core").orElse(d.limits().schedulersPerSm()),
+            config
+                .intValue("gpgpu_kernel_launch_latency")
+                .orElse(d.limits().kernelLaunchLatency())),
+        memoryOf(config, d.memory()),
         config.value("gpgpu_clock_domains").orElseThrow(),
         options,
         directory.toAbsolutePath().normalize());
+  }
+
+  /** The memory facts a config sets, the architecture's for those it does not. */
+  private static GpuMemory memoryOf(GpgpusimConfig config, GpuMemory d) {
+    int channels = config.intValue("gpgpu_n_mem").orElse(d.channels());
+    int subPartitions =
+        config.intValue("gpgpu_n_sub_partition_per_mchannel").orElse(d.subPartitionsPerChannel());
+    long l2 =
+        config.l2CacheBytes().orElse(d.l2Bytes() / d.l2Banks() * (long) channels * subPartitions);
+    return new GpuMemory(
+        channels,
+        subPartitions,
+        config.intValue("gpgpu_n_mem_per_ctrlr").orElse(d.chipsPerChannel()),
+        config.intValue("gpgpu_dram_buswidth").orElse(d.busWidthBytes()),
+        config.intValue("gpgpu_dram_burst_length").orElse(d.burstLength()),
+        config.intValue("dram_data_command_freq_ratio").orElse(d.dataCommandRatio()),
+        config.dramClockMhz().orElse(d.dramClockMhz()),
+        l2,
+        config.intValue("gpgpu_l2_rop_latency").orElse(d.l2Latency()),
+        config.intValue("dram_latency").orElse(d.dramLatency()));
   }
 
   /** The largest number of warps one SM holds at once. */
@@ -282,19 +269,7 @@ public record EmulatedGpu(
     return hz;
   }
 
-  private static ComputeCapability capabilityOf(String arch) {
-    String digits = digits(arch);
-    if (digits.length() != 2) {
-      return null;
-    }
-    return new ComputeCapability(digits.charAt(0) - '0', digits.charAt(1) - '0');
-  }
-
-  private static String digits(String arch) {
-    return arch.startsWith("sm_") ? arch.substring(3) : arch;
-  }
-
-  private static String number(double value) {
+  static String number(double value) {
     return value == Math.rint(value)
         ? Long.toString((long) value)
         : String.format(Locale.ROOT, "%.1f", value);
@@ -304,35 +279,6 @@ public record EmulatedGpu(
     if (!(value > 0)) {
       throw new IllegalArgumentException(
           "GPU config '" + name + "': " + what + " must be positive; got " + value);
-    }
-  }
-
-  /** Memory channels of built-in configs whose count differs from their architecture's default. */
-  private static final Map<String, Integer> KNOWN_MEMORY_CHANNELS =
-      Map.of("SM90_H200", 48, "SM75_RTX2060_S", 16, "SM7_TITANV", 24, "SM86_RTX3070", 16);
-
-  /**
-   * What Accel-Sim's tested-cfgs set per architecture, for options a config does not give (and for
-   * built-in configs, which give only name, arch, clock and SMs).
-   */
-  private record ArchDefaults(Limits limits, double interconnectRatio, String dramClock) {
-
-    static ArchDefaults of(String arch) {
-      return switch (arch) {
-        case "sm_90" ->
-            new ArchDefaults(new Limits(2048, 32, 65536, 233472, 4, 40, 3000), 2.0, "3106");
-        case "sm_80" ->
-            new ArchDefaults(new Limits(2048, 32, 65536, 167936, 4, 40, 5000), 1.0, "1512");
-        case "sm_86" ->
-            new ArchDefaults(new Limits(1536, 32, 65536, 102400, 4, 16, 5000), 1.0, "3500.5");
-        case "sm_75" ->
-            new ArchDefaults(new Limits(1024, 16, 65536, 65536, 4, 12, 5000), 1.0, "3500.5");
-        case "sm_70" ->
-            new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 32, 5000), 1.0, "850");
-        case "sm_60", "sm_61", "sm_62" ->
-            new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 12, 5000), 1.0, "2500");
-        default -> new ArchDefaults(new Limits(2048, 32, 65536, 98304, 4, 16, 5000), 1.0, "2500");
-      };
     }
   }
 }

@@ -15,9 +15,15 @@ import java.util.Objects;
  * @param header the trace header
  * @param warpInstructions warp instructions
  * @param threadInstructions thread instructions (the sum of the active lanes)
- * @param globalLoads warp instructions that read global memory
- * @param globalStores warp instructions that write global memory (atomics included)
+ * @param globalLoads warp instructions with active lanes that read global memory
+ * @param globalStores warp instructions with active lanes that write global memory (atomics
+ *     included)
  * @param sharedAccesses warp instructions that use shared memory
+ * @param loadBytes bytes the global loads read, each access rounded up to 32-byte sectors
+ * @param storeBytes bytes the global stores write, rounded as {@code loadBytes}
+ * @param longestWarp instructions of the warp with the most
+ * @param loadRoundTrips the most memory round trips one warp waits for: each time an instruction
+ *     reads what a global load of a line new to the warp is still bringing (docs/emulator.md)
  * @param counted true when the numbers were counted in the file, false when estimated from its size
  *     and the launch shape (see docs/emulator.md)
  */
@@ -31,6 +37,10 @@ record EmulatedKernel(
     long globalLoads,
     long globalStores,
     long sharedAccesses,
+    long loadBytes,
+    long storeBytes,
+    long longestWarp,
+    long loadRoundTrips,
     boolean counted) {
 
   public EmulatedKernel {
@@ -41,7 +51,11 @@ record EmulatedKernel(
         || threadInstructions < 0
         || globalLoads < 0
         || globalStores < 0
-        || sharedAccesses < 0) {
+        || sharedAccesses < 0
+        || loadBytes < 0
+        || storeBytes < 0
+        || longestWarp < 0
+        || loadRoundTrips < 0) {
       throw new IllegalArgumentException("instruction counts cannot be negative: " + file);
     }
   }

@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -150,6 +152,10 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         counts.globalLoads(),
         counts.globalStores(),
         counts.sharedAccesses(),
+        counts.loadBytes(),
+        counts.storeBytes(),
+        counts.longestWarp(),
+        counts.loadRoundTrips(),
         counts.counted());
   }
 
@@ -160,49 +166,165 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       long globalLoads,
       long globalStores,
       long sharedAccesses,
+      long loadBytes,
+      long storeBytes,
+      long longestWarp,
+      long loadRoundTrips,
       boolean counted) {}
 
   private static Counts count(KernelsList.Kernel entry) throws IOException {
-    long instructions = 0;
-    long lanes = 0;
-    long loads = 0;
-    long stores = 0;
-    long shared = 0;
     try (BufferedReader reader =
         new BufferedReader(
             new InputStreamReader(TraceReader.open(entry.file()), StandardCharsets.ISO_8859_1),
             1 << 16)) {
+      WarpCounter counter = new WarpCounter();
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (line.isEmpty()) {
-          continue;
-        }
-        char first = line.charAt(0);
-        if (first == '-'
-            || first == '#'
-            || line.startsWith("thread block")
-            || line.startsWith("warp")
-            || line.startsWith("insts")) {
-          continue;
-        }
-        instructions++;
-        String[] fields = line.split(" ", 8 + 4);
-        if (fields.length < 4) {
-          continue;
-        }
-        lanes += lanes(fields[1]);
-        String opcode = opcode(fields);
-        if (opcode == null) {
-          continue;
-        }
-        switch (kind(opcode)) {
-          case LOAD -> loads++;
-          case STORE -> stores++;
-          case SHARED -> shared++;
-          case OTHER -> {}
+        counter.accept(line);
+      }
+      return counter.counts();
+    }
+  }
+
+  /**
+   * Counts a kernel's instructions line by line, once, as the trace is read. A warp's memory round
+   * trips are counted as a scoreboard sees them: a global load of a line the warp has not loaded
+   * yet marks its destination registers pending; the first instruction that reads a pending
+   * register (or the warp's end) waits for one round trip, which serves every load issued before
+   * it. So independent loads issued back to back cost one trip, a chain of dependent ones a trip
+   * each.
+   */
+  private static final class WarpCounter {
+    private long instructions;
+    private long lanes;
+    private long loads;
+    private long stores;
+    private long shared;
+    private long loadBytes;
+    private long storeBytes;
+    private long longestWarp;
+    private long mostTrips;
+    private long warpInstructions;
+    private long warpTrips;
+    private final Set<Long> warpLines = new HashSet<>();
+    private final Set<Integer> pending = new HashSet<>();
+
+    void accept(String line) {
+      if (line.isEmpty()) {
+        return;
+      }
+      char first = line.charAt(0);
+      if (first == '-' || first == '#' || line.startsWith("thread block")) {
+        return;
+      }
+      if (line.startsWith("warp")) {
+        endWarp();
+        return;
+      }
+      if (line.startsWith("insts")) {
+        return;
+      }
+      instructions++;
+      warpInstructions++;
+      String[] fields = line.split(" ");
+      if (fields.length < 4) {
+        return;
+      }
+      int active = lanes(fields[1]);
+      lanes += active;
+      String opcode = opcode(fields);
+      if (opcode == null) {
+        return;
+      }
+      if (!pending.isEmpty() && readsPending(fields)) {
+        warpTrips++;
+        pending.clear();
+      }
+      Kind kind = kind(opcode);
+      if (kind == Kind.SHARED) {
+        shared++;
+      } else if ((kind == Kind.LOAD || kind == Kind.STORE) && active > 0) {
+        MemoryOperand operand = MemoryOperand.of(fields);
+        long bytes = (operand.width() * (long) active + 31) / 32 * 32;
+        if (kind == Kind.STORE) {
+          stores++;
+          storeBytes += bytes;
+        } else {
+          loads++;
+          loadBytes += bytes;
+          if (warpLines.add(operand.firstAddress() >>> 7)) {
+            markPending(fields, operand.width());
+          }
         }
       }
     }
-    return new Counts(instructions, lanes, loads, stores, shared, true);
+
+    /** Whether the instruction's source registers include a pending one. */
+    private boolean readsPending(String[] fields) {
+      try {
+        int at = 3 + Integer.parseInt(fields[2]);
+        int sources = Integer.parseInt(fields[at + 1]);
+        for (int i = at + 2; i < at + 2 + sources && i < fields.length; i++) {
+          int register = register(fields[i]);
+          if (register >= 0 && pending.contains(register)) {
+            return true;
+          }
+        }
+      } catch (RuntimeException e) {
+        return false;
+      }
+      return false;
+    }
+
+    /** A load's destinations, each as wide as its access ({@code .128} fills four registers). */
+    private void markPending(String[] fields, int width) {
+      int destinations = Integer.parseInt(fields[2]);
+      for (int i = 3; i < 3 + destinations; i++) {
+        int register = register(fields[i]);
+        for (int r = 0; register >= 0 && r < Math.max(1, width / 4); r++) {
+          pending.add(register + r);
+        }
+      }
+    }
+
+    /** {@code R12} gives 12; anything else (uniform, predicate, RZ) -1. */
+    private static int register(String field) {
+      if (field.length() < 2 || field.charAt(0) != 'R') {
+        return -1;
+      }
+      try {
+        int number = Integer.parseInt(field, 1, field.length(), 10);
+        return number == 255 ? -1 : number;
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+
+    private void endWarp() {
+      if (!pending.isEmpty()) {
+        warpTrips++;
+        pending.clear();
+      }
+      longestWarp = Math.max(longestWarp, warpInstructions);
+      mostTrips = Math.max(mostTrips, warpTrips);
+      warpInstructions = 0;
+      warpTrips = 0;
+      warpLines.clear();
+    }
+
+    Counts counts() {
+      endWarp();
+      return new Counts(
+          instructions,
+          lanes,
+          loads,
+          stores,
+          shared,
+          loadBytes,
+          storeBytes,
+          longestWarp,
+          mostTrips,
+          true);
+    }
   }
 
   private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
@@ -215,17 +337,25 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     double loadShare = random.between(0.04, 0.20);
     double storeShare = random.between(0.01, 0.06);
     double sharedShare = random.between(0.0, 0.12);
+    long loads = Math.round(instructions * loadShare);
+    long stores = Math.round(instructions * storeShare);
+    long perWarp = Math.max(1, instructions / warps);
+    // Estimated accesses are taken as coalesced 4-byte ones, half of them waiting on DRAM.
     return new Counts(
         instructions,
         Math.round(instructions * lanesPerWarp),
-        Math.round(instructions * loadShare),
-        Math.round(instructions * storeShare),
+        loads,
+        stores,
         Math.round(instructions * sharedShare),
+        loads * 128,
+        stores * 128,
+        perWarp,
+        Math.round(perWarp * loadShare / 2),
         false);
   }
 
   /** Active lanes of a hex mask such as {@code ffffffff}; 32 when it does not parse. */
-  private static int lanes(String mask) {
+  static int lanes(String mask) {
     if (mask.isEmpty() || mask.length() > 8) {
       return 32;
     }
@@ -237,7 +367,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
   }
 
   /** {@code PC mask dest_num [dests...] opcode ...}: the opcode, or null. */
-  private static String opcode(String[] fields) {
+  static String opcode(String[] fields) {
     int destinations;
     try {
       destinations = Integer.parseInt(fields[2]);

@@ -35,7 +35,7 @@ public final class Emulation {
   }
 
   /** The build string the emulator prints, so its logs are told apart from real ones. */
-  public static final String BUILD = "cascade-emulator-1.0";
+  public static final String BUILD = "cascade-emulator-2.0";
 
   /**
    * The simulation rate the printed {@code gpgpu_simulation_time} assumes at speed 0: 20,000 cycles
@@ -116,7 +116,8 @@ public final class Emulation {
   // A kernel
 
   private void kernel(EmulatedKernel kernel) {
-    KernelRun run = TimingModel.run(kernel, gpu, options.seed(), options.replica());
+    KernelRun run =
+        TimingModel.run(kernel, gpu, options.seed(), options.replica(), options.jitter());
     long start = totals.cycles;
     boolean failsHere = options.failAtKernel() == kernel.index();
     Failure failure = failsHere ? options.failure() : null;
@@ -279,7 +280,7 @@ public final class Emulation {
     }
     appendOption(out, "trace", trace.kernelsList().toString());
     out.append("Total number of memory sub partition = ")
-        .append(2 * gpu.limits().memoryChannels())
+        .append(gpu.memory().l2Banks())
         .append('\n');
     double[] hz = gpu.clockDomainsHz();
     out.append("GPGPU-Sim uArch: clock freqs: ");
@@ -299,10 +300,15 @@ public final class Emulation {
         .append(gpu.sms())
         .append(" SMs, ")
         .append(format("%.0f", gpu.clockMhz()))
-        .append(" MHz), replica ")
+        .append(" MHz, ")
+        .append(format("%.0f", gpu.memory().bandwidthBytesPerSecond() / 1e9))
+        .append(" GB/s DRAM, ")
+        .append(format("%.0f", gpu.memory().l2Bytes() / 1048576.0))
+        .append(" MB L2), replica ")
         .append(options.replica())
         .append(", seed ")
         .append(options.seed())
+        .append(options.jitter() ? ", replica jitter on" : ", deterministic (no replica jitter)")
         .append('\n');
     out.append("*** Initializing Memory Statistics ***\n");
     out.append("GPGPU-Sim uArch: performance model initialization complete.\n");

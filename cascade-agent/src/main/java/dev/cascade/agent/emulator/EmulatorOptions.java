@@ -25,6 +25,9 @@ import java.util.function.BiConsumer;
  * @param blockLines at most this many {@code thread block = x,y,z} lines per kernel
  * @param countLimitBytes kernel files up to this size on disk are counted in full; larger ones are
  *     estimated
+ * @param jitter give each replica and kernel up to +-1% of cycles, to show spreads ({@code
+ *     --jitter}, else {@code $CASCADE_EMULATE_JITTER}, else off: the same trace and config give the
+ *     same cycles for every replica, as Accel-Sim does)
  */
 public record EmulatorOptions(
     Path trace,
@@ -35,7 +38,8 @@ public record EmulatorOptions(
     int failAtKernel,
     Failure failure,
     int blockLines,
-    long countLimitBytes) {
+    long countLimitBytes,
+    boolean jitter) {
 
   /**
    * The default pace: 50,000 simulated cycles per second, a few times a real Accel-Sim's rate on a
@@ -48,6 +52,7 @@ public record EmulatorOptions(
 
   public static final String SPEED_ENV = "CASCADE_EMULATE_SPEED";
   public static final String SEED_ENV = "CASCADE_EMULATE_SEED";
+  public static final String JITTER_ENV = "CASCADE_EMULATE_JITTER";
 
   /** How to use the options, for {@code --help} of the agent's {@code --emulate} mode. */
   public static final String USAGE =
@@ -67,6 +72,8 @@ public record EmulatorOptions(
         --block-lines N         at most N 'thread block = x,y,z' lines per kernel (default 32)
         --count-limit BYTES     count the instructions of kernel files up to this size, estimate
                                 larger ones (default 4194304)
+        --jitter[=on|off]       up to +-1% of cycles per replica and per kernel, to show spreads
+                                ($CASCADE_EMULATE_JITTER, else off: replicas agree exactly)
       """;
 
   public EmulatorOptions {
@@ -117,7 +124,8 @@ public record EmulatorOptions(
           "--fail-at-kernel", Builder::failAtKernel,
           "--failure", Builder::failure,
           "--block-lines", Builder::blockLines,
-          "--count-limit", Builder::countLimit);
+          "--count-limit", Builder::countLimit,
+          "--jitter", Builder::jitter);
 
   /**
    * Parses {@code --name value} and {@code --name=value} arguments, with the environment's
@@ -141,6 +149,9 @@ public record EmulatorOptions(
       if (option == null) {
         throw new IllegalArgumentException(
             "unknown emulator option '" + arg + "'\n" + USAGE.stripTrailing());
+      }
+      if (value == null && name.equals("--jitter")) {
+        value = "on";
       }
       if (value == null) {
         if (i + 1 >= args.size()) {
@@ -177,6 +188,10 @@ public record EmulatorOptions(
     return toBuilder().countLimitBytes(countLimitBytes).build();
   }
 
+  public EmulatorOptions withJitter(boolean jitter) {
+    return toBuilder().jitter(jitter).build();
+  }
+
   /** A builder holding these options, to change some of them. */
   public Builder toBuilder() {
     return new Builder(this);
@@ -197,6 +212,7 @@ public record EmulatorOptions(
     private Failure failure;
     private Integer blockLines;
     private Long countLimitBytes;
+    private Boolean jitter;
 
     private Builder() {}
 
@@ -210,6 +226,7 @@ public record EmulatorOptions(
       failure = options.failure;
       blockLines = options.blockLines;
       countLimitBytes = options.countLimitBytes;
+      jitter = options.jitter;
     }
 
     public Builder trace(Path trace) {
@@ -291,9 +308,22 @@ public record EmulatorOptions(
       return text == null ? this : countLimitBytes(number("--count-limit", text));
     }
 
+    public Builder jitter(boolean jitter) {
+      this.jitter = jitter;
+      return this;
+    }
+
+    /**
+     * {@code on}, {@code off} and their usual spellings ({@code true}, {@code 1}, {@code no}...).
+     */
+    public Builder jitter(String text) {
+      return text == null ? this : jitter(onOff("--jitter", text));
+    }
+
     /**
      * Takes what is still unset from the sim's environment (DESIGN.md section 7's variables, and
-     * {@value #SPEED_ENV} and {@value #SEED_ENV}); blank variables count as unset.
+     * {@value #SPEED_ENV}, {@value #SEED_ENV} and {@value #JITTER_ENV}); blank variables count as
+     * unset.
      */
     public Builder orEnvironment(Map<String, String> env) {
       if (trace == null) {
@@ -311,6 +341,12 @@ public record EmulatorOptions(
       }
       if (speed == null) {
         speed(blankToNull(env.get(SPEED_ENV)));
+      }
+      if (jitter == null) {
+        String text = blankToNull(env.get(JITTER_ENV));
+        if (text != null) {
+          jitter(onOff(JITTER_ENV, text));
+        }
       }
       return this;
     }
@@ -344,7 +380,8 @@ public record EmulatorOptions(
           failAtKernel == null ? 0 : failAtKernel,
           failure == null ? Failure.DEADLOCK : failure,
           blockLines == null ? DEFAULT_BLOCK_LINES : blockLines,
-          countLimitBytes == null ? EmulatedTrace.DEFAULT_COUNT_LIMIT_BYTES : countLimitBytes);
+          countLimitBytes == null ? EmulatedTrace.DEFAULT_COUNT_LIMIT_BYTES : countLimitBytes,
+          jitter != null && jitter);
     }
   }
 
@@ -361,6 +398,15 @@ public record EmulatorOptions(
       throw new IllegalArgumentException(
           option + " must be a whole number; got '" + value + "'", e);
     }
+  }
+
+  private static boolean onOff(String option, String value) {
+    return switch (value.strip().toLowerCase(Locale.ROOT)) {
+      case "on", "true", "yes", "1" -> true;
+      case "off", "false", "no", "0" -> false;
+      default ->
+          throw new IllegalArgumentException(option + " must be on or off; got '" + value + "'");
+    };
   }
 
   private static double decimal(String option, String value) {

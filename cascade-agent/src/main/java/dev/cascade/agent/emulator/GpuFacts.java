@@ -14,9 +14,18 @@ import java.util.regex.Pattern;
  * @param arch the architecture, {@code sm_90}
  * @param clockMhz the core clock in MHz
  * @param sms streaming multiprocessors
+ * @param limits the SM's limits and the launch latency; null for the architecture's defaults
+ * @param memory the memory system; null for the architecture's defaults
  * @param directory the config's tested-cfgs folder; null for a built-in config
  */
-public record GpuFacts(String name, String arch, double clockMhz, int sms, Path directory) {
+public record GpuFacts(
+    String name,
+    String arch,
+    double clockMhz,
+    int sms,
+    EmulatedGpu.Limits limits,
+    GpuMemory memory,
+    Path directory) {
 
   private static final Pattern NAME_ARCH = Pattern.compile("^SM(\\d{1,2})(?=_|$)");
 
@@ -32,6 +41,11 @@ public record GpuFacts(String name, String arch, double clockMhz, int sms, Path 
               + ", sms "
               + sms);
     }
+  }
+
+  /** Facts of name, architecture, clock and SMs only: the rest are the architecture's. */
+  public GpuFacts(String name, String arch, double clockMhz, int sms, Path directory) {
+    this(name, arch, clockMhz, sms, null, null, directory);
   }
 
   /**

@@ -107,8 +107,7 @@ final class StatisticsBlock {
     line(out, "gpgpu_n_intrawarp_mshr_merge = 0");
     line(out, "gpgpu_n_cmem_portconflict = 0");
     line(out, "gpu_reg_bank_conflict_stalls = 0");
-    long latency =
-        Math.round(TimingModel.MEMORY_LATENCY_NS * gpu.clockMhz() / 1000.0 * t.latencyFactor);
+    long latency = Math.round(TimingModel.roundTrip(gpu) * t.latencyFactor);
     line(out, "maxmflatency = " + Math.round(latency * 1.4) + " ");
     line(out, "max_icnt2mem_latency = " + latency / 6 + " ");
     line(out, "maxmrqlatency = " + latency / 20 + " ");
@@ -122,7 +121,7 @@ final class StatisticsBlock {
     out.append('\n');
 
     out.append("========= L2 cache stats =========\n");
-    long banks = 2L * gpu.limits().memoryChannels();
+    long banks = gpu.memory().l2Banks();
     int bankLines = (int) Math.min(banks, MAX_BANK_LINES);
     perUnit(out, "L2_cache_bank", bankLines, banks, t.l2Accesses, t.l2Misses);
     cacheTotals(out, "L2", t.l2Accesses, t.l2Misses);

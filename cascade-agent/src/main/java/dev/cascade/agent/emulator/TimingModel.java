@@ -1,41 +1,40 @@
 package dev.cascade.agent.emulator;
 
 /**
- * The emulator's analytical timing model: plausible, config-sensitive cycle counts, not a
- * simulation. For one kernel on one GPU:
+ * The emulator's analytical timing model: a few lines of arithmetic per kernel from counts taken
+ * once when the trace is read, not a simulation. For one kernel on one GPU:
  *
  * <ol>
  *   <li>CTAs per SM: the tightest of {@code -gpgpu_shader_cta}, threads ({@code
  *       -gpgpu_shader_core_pipeline}), registers ({@code -nregs} rounded up to 8, times threads)
  *       and shared memory ({@code -shmem}), as GPGPU-Sim's occupancy calculation does;
  *   <li>waves: {@code ceil(blocks / (sms * ctas per SM))}, the last one possibly partial;
- *   <li>per wave: the largest of a latency bound (each warp's instructions one after another,
- *       {@value #ALU_LATENCY} cycles each plus {@value #MEMORY_LATENCY_NS} ns of memory latency per
- *       global access and {@value #SHARED_LATENCY} cycles per shared one, two in flight), an issue
- *       bound (the SM's warps' instructions over its schedulers) and a memory bound ({@value
- *       #SECTORS_PER_ACCESS} sectors per global access over two sectors per memory channel per
- *       DRAM-side cycle), plus {@value #WAVE_OVERHEAD} cycles to launch and drain the wave;
- *   <li>cycles: {@code -gpgpu_kernel_launch_latency} plus the waves, times a replica jitter of at
- *       most +-{@value #JITTER_PERCENT}% (half per replica, half per kernel), drawn from the seed,
- *       the config's name, the replica and the kernel's position.
+ *   <li>a wave takes the larger of its latency path (the longest warp's instructions at {@value
+ *       #CYCLES_PER_INSTRUCTION} cycles each, plus one memory round trip, {@code
+ *       -gpgpu_l2_rop_latency + -dram_latency +} {@value #INTERCONNECT_ROUND_TRIP} cycles, per
+ *       distinct line its global loads read) and its issue bound (the SM's warps' instructions over
+ *       {@code -gpgpu_num_sched_per_core} schedulers);
+ *   <li>the memory bound: the bytes the kernel moves to and from DRAM (its loads' bytes, and its
+ *       stores' beyond what the L2 holds) over the config's DRAM bandwidth at {@value
+ *       #DRAM_EFFICIENCY} of peak, in core cycles;
+ *   <li>cycles: {@code -gpgpu_kernel_launch_latency} + {@value #KERNEL_OVERHEAD} + the larger of
+ *       the waves and the memory bound; with jitter on, times {@code 1 + r + k}, {@code r} per
+ *       replica and {@code k} per kernel, each within +-1%.
  * </ol>
  *
- * <p>So more SMs mean fewer waves and fewer cycles, a higher clock turns the fixed memory latency
- * in nanoseconds into more cycles but less time, more memory channels help memory-bound kernels,
- * and the same inputs always give the same numbers. The cache and DRAM counts printed beside the
- * cycles follow the kernel's memory instructions with per-kernel hit rates drawn from its name:
- * they are the same for every config and replica, as a trace's instructions are.
+ * <p>{@value #CYCLES_PER_INSTRUCTION}, {@value #KERNEL_OVERHEAD} and {@value
+ * #INTERCONNECT_ROUND_TRIP} are fitted to a real Accel-Sim run ({@code flashinfer-gemm} on {@code
+ * SM80_A100}, docs/emulator.md); {@value #DRAM_EFFICIENCY} is an assumption. Without jitter the
+ * same trace and config give the same cycles for every replica, as Accel-Sim does. The cache and
+ * DRAM counts printed beside the cycles follow the kernel's memory instructions with per-kernel hit
+ * rates drawn from its name: they are the same for every config and replica.
  */
 final class TimingModel {
 
-  static final double ALU_LATENCY = 6;
-  static final double MEMORY_LATENCY_NS = 190;
-  static final double SHARED_LATENCY = 30;
-  static final double IN_FLIGHT_PER_WARP = 2;
-  static final double SECTORS_PER_ACCESS = 4;
-  static final double WAVE_OVERHEAD = 150;
-  static final double REFERENCE_DRAM_MHZ = 1400;
-  static final double JITTER_PERCENT = 2;
+  static final double CYCLES_PER_INSTRUCTION = 3.38;
+  static final double KERNEL_OVERHEAD = 240;
+  static final double INTERCONNECT_ROUND_TRIP = 34;
+  static final double DRAM_EFFICIENCY = 0.8;
 
   private TimingModel() {}
 
@@ -44,54 +43,44 @@ final class TimingModel {
    *
    * @param seed the emulator's base seed
    * @param replica the sim's replica number
+   * @param jitter whether replicas and kernels get their +-1% each
    */
-  static KernelRun run(EmulatedKernel kernel, EmulatedGpu gpu, long seed, int replica) {
+  static KernelRun run(
+      EmulatedKernel kernel, EmulatedGpu gpu, long seed, int replica, boolean jitter) {
     long blocks = kernel.blocks();
     int warps = kernel.warpsPerBlock();
     double perWarp = Math.max(1, kernel.warpInstructions()) / ((double) blocks * warps);
+    double latency =
+        CYCLES_PER_INSTRUCTION * Math.max(perWarp, kernel.longestWarp())
+            + kernel.loadRoundTrips() * roundTrip(gpu);
 
     Occupancy occupancy = occupancy(kernel, gpu);
     long slots = (long) gpu.sms() * occupancy.ctasPerSm;
     long fullWaves = blocks / slots;
     long rest = blocks % slots;
 
-    double memoryLatency = MEMORY_LATENCY_NS * gpu.clockMhz() / 1000.0;
-    double latencyPerInstruction =
-        ALU_LATENCY + kernel.globalShare() * memoryLatency + kernel.sharedShare() * SHARED_LATENCY;
-    double sectorsPerCycle =
-        gpu.limits().memoryChannels() * 2.0 * REFERENCE_DRAM_MHZ / gpu.clockMhz();
-
-    double fullWave =
-        wave(
-            occupancy.ctasPerSm,
-            gpu.sms(),
-            warps,
-            perWarp,
-            latencyPerInstruction,
-            kernel,
-            gpu,
-            sectorsPerCycle);
+    double fullWave = wave(occupancy.ctasPerSm * (double) warps, perWarp, latency, gpu);
     double busy = fullWaves * fullWave;
     double warpTime = fullWaves * fullWave * occupancy.ctasPerSm * warps;
     if (rest > 0) {
       int perSm = (int) Math.min(occupancy.ctasPerSm, (rest + gpu.sms() - 1) / gpu.sms());
-      int busySms = (int) Math.min(rest, gpu.sms());
-      double lastWave =
-          wave(perSm, busySms, warps, perWarp, latencyPerInstruction, kernel, gpu, sectorsPerCycle);
+      double lastWave = wave(perSm * (double) warps, perWarp, latency, gpu);
       busy += lastWave;
       warpTime += lastWave * perSm * warps;
     }
     long waves = fullWaves + (rest > 0 ? 1 : 0);
+    double body = Math.max(busy, memoryBound(kernel, gpu));
 
-    long configHash = SplitMix64.hash(gpu.name());
-    double replicaJitter = SplitMix64.of(seed, configHash, replica).between(-0.01, 0.01);
-    double kernelJitter =
-        SplitMix64.of(seed, configHash, replica, kernel.index()).between(-0.01, 0.01);
+    double scale = 1;
+    if (jitter) {
+      long configHash = SplitMix64.hash(gpu.name());
+      scale +=
+          SplitMix64.of(seed, configHash, replica).between(-0.01, 0.01)
+              + SplitMix64.of(seed, configHash, replica, kernel.index()).between(-0.01, 0.01);
+    }
     long cycles =
         Math.max(
-            1,
-            Math.round(
-                (gpu.limits().kernelLaunchLatency() + busy) * (1 + replicaJitter + kernelJitter)));
+            1, Math.round((gpu.limits().kernelLaunchLatency() + KERNEL_OVERHEAD + body) * scale));
 
     // The kernel's own character: the same on every config and replica.
     SplitMix64 character = SplitMix64.of(SplitMix64.hash(kernel.name()), kernel.index());
@@ -127,26 +116,22 @@ final class TimingModel {
         Math.round(kernel.sharedAccesses() * lanes));
   }
 
-  private static double wave(
-      int ctasPerSm,
-      int busySms,
-      int warpsPerBlock,
-      double perWarp,
-      double latencyPerInstruction,
-      EmulatedKernel kernel,
-      EmulatedGpu gpu,
-      double sectorsPerCycle) {
-    double activeWarps = (double) ctasPerSm * warpsPerBlock;
-    double latencyBound = perWarp * latencyPerInstruction / IN_FLIGHT_PER_WARP;
-    double issueBound = activeWarps * perWarp / gpu.limits().schedulersPerSm();
-    double memoryBound =
-        busySms
-            * activeWarps
-            * perWarp
-            * kernel.globalShare()
-            * SECTORS_PER_ACCESS
-            / sectorsPerCycle;
-    return Math.max(latencyBound, Math.max(issueBound, memoryBound)) + WAVE_OVERHEAD;
+  /** A wave: its latency path, or the SM's schedulers when its warps have more to issue. */
+  private static double wave(double activeWarps, double perWarp, double latency, EmulatedGpu gpu) {
+    return Math.max(latency, activeWarps * perWarp / gpu.limits().schedulersPerSm());
+  }
+
+  /** One global load that misses the caches: L2, DRAM and the interconnect both ways. */
+  static double roundTrip(EmulatedGpu gpu) {
+    return gpu.memory().l2Latency() + gpu.memory().dramLatency() + INTERCONNECT_ROUND_TRIP;
+  }
+
+  /** Core cycles to move the kernel's DRAM traffic at the config's bandwidth. */
+  static double memoryBound(EmulatedKernel kernel, EmulatedGpu gpu) {
+    double bytes = kernel.loadBytes() + Math.max(0, kernel.storeBytes() - gpu.memory().l2Bytes());
+    double bytesPerCycle =
+        gpu.memory().bandwidthBytesPerSecond() * DRAM_EFFICIENCY / (gpu.clockMhz() * 1e6);
+    return bytes / bytesPerCycle;
   }
 
   /** CTAs per SM and what limits them, with GPGPU-Sim's words for the limit. */

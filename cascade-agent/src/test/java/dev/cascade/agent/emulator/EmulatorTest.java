@@ -61,16 +61,32 @@ final class EmulatorTest {
   }
 
   @Test
-  void otherSeed_givesOtherNumbers() throws Exception {
-    EmulatorOptions options = EmulatorOptions.of(smallTrace(), "SM90_H100");
+  void otherSeed_givesOtherNumbersWithJitter() throws Exception {
+    EmulatorOptions options = EmulatorOptions.of(smallTrace(), "SM90_H100").withJitter(true);
 
     assertThat(emulate(options.withSeed(7)).totalCycles())
         .isNotEqualTo(emulate(options.withSeed(8)).totalCycles());
   }
 
   @Test
-  void replicas_differSlightlyInCyclesButNotInInstructions() throws Exception {
+  void replicasWithoutJitter_agreeExactly_asAccelSimDoes() throws Exception {
     EmulatorOptions options = EmulatorOptions.of(smallTrace(), "SM90_H100");
+
+    List<Run> replicas =
+        List.of(
+            emulate(options.withReplica(0)),
+            emulate(options.withReplica(1)),
+            emulate(options.withReplica(2).withSeed(9)));
+
+    assertThat(replicas)
+        .extracting(Run::totalCycles)
+        .containsOnly(replicas.getFirst().totalCycles());
+    assertThat(replicas.getFirst().output()).contains("deterministic (no replica jitter)");
+  }
+
+  @Test
+  void replicasWithJitter_differSlightlyInCyclesButNotInInstructions() throws Exception {
+    EmulatorOptions options = EmulatorOptions.of(smallTrace(), "SM90_H100").withJitter(true);
     List<LogSummary> replicas =
         List.of(
             emulate(options.withReplica(0)).summary(),
@@ -179,26 +195,29 @@ final class EmulatorTest {
     return config;
   }
 
-  /** 264 blocks of 1024 threads, 64 registers each: one block per SM, so waves follow SMs. */
+  /**
+   * 264 blocks of 1024 threads, 64 registers each: one block per SM, so waves follow SMs; 48
+   * instructions per warp and no global loads, so the SMs' issue bounds it, not DRAM.
+   */
   private Path wideTrace() throws IOException {
     return TestTraces.write(
-        dir.resolve("wide"), List.of(new TestTraces.Kernel("_Z4widePf", 264, 1024, 64, 0, 8, 1)));
+        dir.resolve("wide"), List.of(new TestTraces.Kernel("_Z4widePf", 264, 1024, 64, 0, 48, 0)));
+  }
+
+  /** The wide trace's 14 MB are counted, not estimated. */
+  private static long wideCycles(Path trace, String config) throws Exception {
+    return emulate(EmulatorOptions.of(trace, config).withCountLimitBytes(Long.MAX_VALUE))
+        .totalCycles();
   }
 
   @Test
   void fewerSms_giveMoreCycles() throws Exception {
     Path trace = wideTrace();
 
-    long full =
-        emulate(EmulatorOptions.of(trace, config("SM90_FULL", 132, "1980").toString()))
-            .totalCycles();
-    long half =
-        emulate(EmulatorOptions.of(trace, config("SM90_HALF", 66, "1980").toString()))
-            .totalCycles();
-    long h100 = emulate(EmulatorOptions.of(trace, "SM90_H100")).totalCycles();
-    long halfH100 =
-        emulate(EmulatorOptions.of(trace, config("SM90_HALF_H100", 66, "1980", 3000).toString()))
-            .totalCycles();
+    long full = wideCycles(trace, config("SM90_FULL", 132, "1980").toString());
+    long half = wideCycles(trace, config("SM90_HALF", 66, "1980").toString());
+    long h100 = wideCycles(trace, "SM90_H100");
+    long halfH100 = wideCycles(trace, config("SM90_HALF_H100", 66, "1980", 3000).toString());
 
     assertThat(half).isGreaterThan(full * 3 / 2);
     assertThat(halfH100).isGreaterThan(h100 * 11 / 10);
@@ -210,12 +229,8 @@ final class EmulatorTest {
   void higherClock_givesLessTime() throws Exception {
     Path trace = wideTrace();
 
-    long fast =
-        emulate(EmulatorOptions.of(trace, config("SM90_FAST", 132, "1980").toString()))
-            .totalCycles();
-    long slow =
-        emulate(EmulatorOptions.of(trace, config("SM90_SLOW", 132, "990").toString()))
-            .totalCycles();
+    long fast = wideCycles(trace, config("SM90_FAST", 132, "1980").toString());
+    long slow = wideCycles(trace, config("SM90_SLOW", 132, "990").toString());
 
     assertThat(slow / 990.0).isGreaterThan(fast / 1980.0);
   }
@@ -279,7 +294,11 @@ final class EmulatorTest {
   @Test
   void realTrace_isCountedAndEmulatedKernelByKernel() throws Exception {
     Path trace = FIXTURES.resolve("real-traces/flashinfer-gemm");
-    Assumptions.assumeTrue(Files.isDirectory(trace), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(trace),
+        "needs the fixture "
+            + trace
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     Emulation emulation = Emulator.prepare(EmulatorOptions.of(trace, "SM90_H100"));
     List<EmulatedKernel> kernels = emulation.trace().kernels();
@@ -292,6 +311,12 @@ final class EmulatorTest {
     // stats.csv, written by the tracer, says kernel 1 ran 2531 warp instructions.
     assertThat(kernels.getFirst().warpInstructions()).isEqualTo(2531);
     assertThat(kernels.getFirst().globalLoads() + kernels.getFirst().globalStores()).isPositive();
+    // Kernel 1's loads have no active lane (mask 00000000): they wait for nothing. Kernel 3's
+    // longest warp runs 67 instructions and one load with 4 lanes of 8 bytes: one 32-byte sector.
+    assertThat(kernels.getFirst().loadRoundTrips()).isZero();
+    assertThat(kernels.get(2).longestWarp()).isEqualTo(67);
+    assertThat(kernels.get(2).loadRoundTrips()).isEqualTo(1);
+    assertThat(kernels.get(2).loadBytes()).isEqualTo(32);
     assertThat(summary.complete()).isTrue();
     assertThat(summary.kernels())
         .extracting(KernelStats::name)
@@ -327,7 +352,11 @@ final class EmulatorTest {
   @Test
   void testedCfgsFolder_givesItsSmsClockAndOptions() throws Exception {
     Path h100 = FIXTURES.resolve("tested-cfgs/SM90_H100");
-    Assumptions.assumeTrue(Files.isDirectory(h100), "fixtures not present");
+    Assumptions.assumeTrue(
+        Files.isDirectory(h100),
+        "needs the fixture "
+            + h100
+            + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
 
     EmulatedGpu gpu = EmulatedGpu.resolve(h100.toString());
 
@@ -335,7 +364,7 @@ final class EmulatorTest {
     assertThat(gpu.arch()).isEqualTo("sm_90");
     assertThat(gpu.sms()).isEqualTo(132);
     assertThat(gpu.clockMhz()).isEqualTo(1980.0);
-    assertThat(gpu.limits().memoryChannels()).isEqualTo(40);
+    assertThat(gpu.memory().channels()).isEqualTo(40);
     assertThat(gpu.limits().kernelLaunchLatency()).isEqualTo(3000);
     assertThat(gpu.options()).extracting(Map.Entry::getKey).contains("gpgpu_n_clusters");
     assertThat(emulate(EmulatorOptions.of(smallTrace(), h100.toString())).summary().complete())
@@ -389,6 +418,26 @@ final class EmulatorTest {
                 .withFailure(2, Failure.CRASH));
     assertThatThrownBy(() -> EmulatorOptions.builder().replica("two"))
         .hasMessage("--replica must be a whole number; got 'two'");
+  }
+
+  @Test
+  void jitter_isOffByDefault_andTurnedOnByTheFlagOrTheEnvironment() {
+    List<String> base = List.of("--trace", "t", "--config", "SM90_H100");
+    Map<String, String> jitterEnv = Map.of("CASCADE_EMULATE_JITTER", "on");
+
+    assertThat(EmulatorOptions.parse(base, Map.of()).jitter()).isFalse();
+    assertThat(EmulatorOptions.parse(append(base, "--jitter"), Map.of()).jitter()).isTrue();
+    assertThat(EmulatorOptions.parse(append(base, "--jitter=off"), jitterEnv).jitter()).isFalse();
+    assertThat(EmulatorOptions.parse(base, jitterEnv).jitter()).isTrue();
+    assertThatThrownBy(
+            () -> EmulatorOptions.parse(base, Map.of("CASCADE_EMULATE_JITTER", "sometimes")))
+        .hasMessage("CASCADE_EMULATE_JITTER must be on or off; got 'sometimes'");
+  }
+
+  private static List<String> append(List<String> args, String arg) {
+    List<String> all = new java.util.ArrayList<>(args);
+    all.add(arg);
+    return all;
   }
 
   @Test

@@ -52,6 +52,12 @@ public final class AppEnvironment {
   /** The user bearer token the server asks for. */
   public static final String TOKEN = "CASCADE_TOKEN";
 
+  /**
+   * Names of the app's variables every sim gets besides the contract's, comma-separated: the only
+   * way anything else of the app's environment reaches a sim.
+   */
+  public static final String SIM_ENV_PASS = "CASCADE_SIM_ENV_PASS";
+
   private final Map<String, String> environment;
 
   public AppEnvironment(Map<String, String> environment) {
@@ -121,6 +127,51 @@ public final class AppEnvironment {
   /** {@value #SIM_CMD} split on white space, when set and not blank. */
   public Optional<List<String>> simCommand() {
     return nonBlank(SIM_CMD).map(command -> Arrays.asList(command.strip().split("\\s+")));
+  }
+
+  /**
+   * The variables {@value #SIM_ENV_PASS} names, with their values here (a name that is not set is
+   * left out). The user token and the sim contract's own names cannot be passed.
+   *
+   * @throws CascadeException {@code INVALID} naming a name that is not a variable name or is
+   *     reserved
+   */
+  public Map<String, String> simEnvironmentPassed() {
+    Optional<String> names = nonBlank(SIM_ENV_PASS);
+    if (names.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> passed = new java.util.TreeMap<>();
+    for (String raw : names.get().split(",")) {
+      String name = raw.strip();
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            SIM_ENV_PASS
+                + " names \""
+                + name
+                + "\", which is not a variable name; list names such as LD_LIBRARY_PATH,CUDA_HOME",
+            SIM_ENV_PASS);
+      }
+      if (name.equals(TOKEN) || name.equals(SIM_ENV_PASS) || name.startsWith("CASCADE_SIM_")) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            SIM_ENV_PASS
+                + " names \""
+                + name
+                + "\", which is never passed to sims (the user token and the sim contract's own"
+                + " variables); remove it",
+            SIM_ENV_PASS);
+      }
+      String value = environment.get(name);
+      if (value != null) {
+        passed.put(name, value);
+      }
+    }
+    return passed;
   }
 
   /** {@value #MAIN_URL}, when set and not blank. */

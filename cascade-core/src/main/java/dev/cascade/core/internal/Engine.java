@@ -5,10 +5,13 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Results;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
+import dev.cascade.core.internal.results.HardwareUploads;
 import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatCheck;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
+import dev.cascade.core.internal.run.LauncherStatusCheck;
 import dev.cascade.core.internal.run.Launches;
+import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimMoves;
@@ -19,6 +22,7 @@ import dev.cascade.core.internal.run.TimeLimitCheck;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.internal.store.SimTokenRepository;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,7 +56,10 @@ public final class Engine implements AutoCloseable {
   private Launches launches;
   private HeartbeatCheck heartbeatCheck;
   private TimeLimitCheck timeLimits;
+  private final QueuedSims queued = new QueuedSims();
+  private LauncherStatusCheck launcherStatusCheck;
   private Results results;
+  private HardwareUploads hardware;
 
   private Engine(CascadeSettings settings) {
     this.settings = settings;
@@ -106,7 +113,7 @@ public final class Engine implements AutoCloseable {
     launches =
         new Launches(
             settings.launcher(),
-            SimTokens.inDataDir(settings.dataDir()),
+            new SimTokens(new SimTokenRepository(database)),
             sims,
             moves,
             slots,
@@ -117,9 +124,13 @@ public final class Engine implements AutoCloseable {
         new RunService(
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
     reports = new SimReports(database, sims, moves, outputs, launches);
-    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock);
+    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock, queued);
+    launcherStatusCheck = new LauncherStatusCheck(settings.launcher(), sims, moves, queued, clock);
     timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
-    results = new ResultsComparer(database, settings.catalog());
+    results =
+        new ResultsComparer(
+            database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()));
+    hardware = new HardwareUploads(database, clock);
   }
 
   /**
@@ -137,6 +148,8 @@ public final class Engine implements AutoCloseable {
             timeLimits.run();
           };
       toClose.add(0, new HeartbeatMonitor(checks, settings.monitorInterval()));
+      // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
+      toClose.add(0, new HeartbeatMonitor(launcherStatusCheck, settings.monitorInterval()));
     }
     log.info(
         "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
@@ -171,6 +184,11 @@ public final class Engine implements AutoCloseable {
     return reports;
   }
 
+  /** Where the API's Nsight Compute CSVs go. */
+  public HardwareUploads hardware() {
+    return hardware;
+  }
+
   public Results results() {
     return results;
   }
@@ -196,6 +214,16 @@ public final class Engine implements AutoCloseable {
   /** The most sims that ever held a slot of the launcher at once (0 without slots). */
   public int peakSlotsHeld() {
     return launches.peakSlotsHeld();
+  }
+
+  /** One poll of the launcher's own view of launched sims, for tests. */
+  public void checkLauncherStatus() {
+    launcherStatusCheck.run();
+  }
+
+  /** Sims waiting in their launcher's queue, with the launcher's reason. */
+  public QueuedSims queued() {
+    return queued;
   }
 
   /** The most launch calls that were ever in flight at once. */

@@ -13,8 +13,8 @@ import dev.cascade.core.RunOptions;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimProgress;
-import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.TimeLimit;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
@@ -90,8 +90,31 @@ public final class ApiJson {
     return Map.of("traces", traces.stream().map(trace -> writeTrace(trace, false)).toList());
   }
 
+  /** The trace list with the folders that are not traces, as {@code skipped_folders}. */
+  public static Map<String, Object> writeTraceList(
+      List<Trace> traces, List<SkippedFolder> skipped) {
+    Map<String, Object> fields = new LinkedHashMap<>(writeTraceList(traces));
+    fields.put(
+        "skipped_folders",
+        skipped.stream()
+            .map(folder -> Map.of("name", folder.name(), "reason", folder.reason()))
+            .toList());
+    return fields;
+  }
+
   public static List<Trace> readTraceList(JsonNode node) {
     return Fields.of(node, "the trace list").list("traces", ApiJson::readTrace);
+  }
+
+  /** The trace list's {@code skipped_folders}; empty from a server that does not send them. */
+  public static List<SkippedFolder> readSkippedFolders(JsonNode node) {
+    return Fields.of(node, "the trace list")
+        .list(
+            "skipped_folders",
+            folder -> {
+              Fields fields = Fields.of(folder, "a skipped folder");
+              return new SkippedFolder(fields.text("name"), fields.text("reason"));
+            });
   }
 
   public static Map<String, Object> writeTraceKernel(TraceKernel kernel) {
@@ -201,20 +224,7 @@ public final class ApiJson {
    * age at {@code now} (the server's clock).
    */
   public static Map<String, Object> writeRun(Run run, Instant now) {
-    return writeRun(run, now, Map.of());
-  }
-
-  /**
-   * {@link #writeRun(Run, Instant)} with each unfinished sim's place in the queue and estimated
-   * finish ({@code queue_position}, {@code eta}, {@code eta_s}, {@code eta_basis}; null when none).
-   */
-  public static Map<String, Object> writeRun(
-      Run run, Instant now, Map<String, SimSchedule> schedules) {
-    Map<String, Object> fields = runFields(run);
-    fields.put(
-        "sims",
-        run.sims().stream().map(sim -> writeSim(sim, now, schedules.get(sim.id()))).toList());
-    return fields;
+    return ScheduleJson.writeRun(run, now, Map.of());
   }
 
   /** A run with its sims; their heartbeat ages are not kept (they are the server's reading). */
@@ -263,7 +273,7 @@ public final class ApiJson {
         .list("runs", run -> Fields.of(run, "a run summary").text("id"));
   }
 
-  private static Map<String, Object> runFields(Run run) {
+  static Map<String, Object> runFields(Run run) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("id", run.id());
     fields.put("trace_id", run.traceId());
@@ -313,17 +323,6 @@ public final class ApiJson {
     fields.put(
         "heartbeat_age_s",
         last == null ? null : Math.max(0, Duration.between(last, now).toMillis()) / 1000.0);
-    return fields;
-  }
-
-  /**
-   * {@link #writeSim(Sim, Instant)} plus where it stands: {@code queue_position} (1 is next; null
-   * once started), {@code eta} (the estimated finish), {@code eta_s} (seconds from {@code now} to
-   * it) and {@code eta_basis} (what the estimate comes from); null when there is none.
-   */
-  public static Map<String, Object> writeSim(Sim sim, Instant now, SimSchedule schedule) {
-    Map<String, Object> fields = writeSim(sim, now);
-    fields.putAll(ScheduleJson.fields(schedule, now));
     return fields;
   }
 

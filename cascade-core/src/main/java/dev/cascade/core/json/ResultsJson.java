@@ -2,11 +2,17 @@ package dev.cascade.core.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.ConfigSpeedups;
 import dev.cascade.core.KernelComparison;
+import dev.cascade.core.KernelNames;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.KernelSpeedup;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
+import dev.cascade.core.Speedup;
+import dev.cascade.core.Speedups;
 import dev.cascade.core.Spread;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +35,8 @@ public final class ResultsJson {
    */
   public static Map<String, Object> writeKernel(KernelResult kernel, Double clockMhz) {
     Map<String, Object> fields = kernelFields(kernel);
+    // Not in kernel events: those are written while output is stored, with no demangler run.
+    fields.put("readable_name", KernelNames.system().readable(kernel.name()));
     fields.put("simulated_time_us", clockMhz == null ? null : kernel.cycles() / clockMhz);
     fields.put("stats", kernel.stats());
     return fields;
@@ -73,6 +81,7 @@ public final class ResultsJson {
     body.put("replica", sim.replica());
     body.put("state", sim.state().wireName());
     body.put("clock_mhz", clockMhz);
+    KernelNames.system().readable(kernels.stream().map(KernelResult::name).toList());
     body.put("kernels", kernels.stream().map(kernel -> writeKernel(kernel, clockMhz)).toList());
     return body;
   }
@@ -96,15 +105,47 @@ public final class ResultsJson {
 
   // ------------------------------------------------------------------ results
 
-  /** {@code GET /api/runs/{id}/results}: the run's id, trace and state, and a result per config. */
+  /** {@link #writeResults(Run, List, String)} against the run's first config. */
   public static Map<String, Object> writeResults(Run run, List<ConfigResult> configs) {
+    return writeResults(run, configs, null);
+  }
+
+  /**
+   * {@code GET /api/runs/{id}/results}: the run's id, trace and state, the {@code baseline} config
+   * ({@code requestedBaseline}, or the first when null) and the rule that decides whether a
+   * difference is larger than the spread, and a result per config whose kernels and total each
+   * carry their {@code speedup} over the baseline.
+   *
+   * @throws dev.cascade.core.CascadeException {@code invalid} when {@code requestedBaseline} is not
+   *     a config of the run
+   */
+  public static Map<String, Object> writeResults(
+      Run run, List<ConfigResult> configs, String requestedBaseline) {
+    List<ConfigSpeedups> speedups = Speedups.against(configs, requestedBaseline);
+    KernelNames.system()
+        .readable(
+            configs.stream()
+                .flatMap(config -> config.kernels().stream().map(KernelComparison::name))
+                .toList()); // one demangler run for every name below
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("run_id", run.id());
     body.put("trace_id", run.traceId());
     body.put("state", run.state().wireName());
-    body.put("configs", configs.stream().map(ResultsJson::writeConfigResult).toList());
+    body.put("baseline", Speedups.baseline(configs, requestedBaseline));
+    body.put("spread_rule", SPREAD_RULE);
+    List<Map<String, Object>> written = new ArrayList<>();
+    for (int i = 0; i < configs.size(); i++) {
+      written.add(writeConfigResult(configs.get(i), speedups.get(i)));
+    }
+    body.put("configs", written);
     return body;
   }
+
+  /** How {@code speedup.*.verdict} is decided, for people (see {@link Speedup}). */
+  public static final String SPREAD_RULE =
+      "A config is faster or slower than the baseline only when the two configs' replica ranges"
+          + " [min..max] do not overlap; otherwise they are the same within spread and not ranked."
+          + " With one replica each any difference counts: the simulator is deterministic.";
 
   /** The per-config results of {@code GET /api/runs/{id}/results}, in the run's entry order. */
   public static List<ConfigResult> readResults(JsonNode node) {
@@ -112,16 +153,63 @@ public final class ResultsJson {
   }
 
   public static Map<String, Object> writeConfigResult(ConfigResult config) {
+    return writeConfigResult(config, null);
+  }
+
+  /** A config's result; with {@code speedups}, each kernel and the total carry their speedup. */
+  public static Map<String, Object> writeConfigResult(
+      ConfigResult config, ConfigSpeedups speedups) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", config.gpuConfig());
     fields.put("arch", config.arch());
     fields.put("clock_mhz", config.clockMhz());
     fields.put("replicas", config.replicas());
     fields.put("succeeded", config.succeeded());
-    fields.put(
-        "kernels", config.kernels().stream().map(ResultsJson::writeKernelComparison).toList());
-    fields.put("total", writeKernelComparison(config.total()));
-    fields.put("notes", config.notes());
+    List<Map<String, Object>> kernels = new ArrayList<>();
+    for (KernelComparison kernel : config.kernels()) {
+      Map<String, Object> written = writeKernelComparison(kernel);
+      if (speedups != null) {
+        written.put("speedup", writeSpeedup(speedups.kernel(kernel.name(), kernel.instance())));
+      }
+      kernels.add(written);
+    }
+    fields.put("kernels", kernels);
+    Map<String, Object> total = writeKernelComparison(config.total());
+    if (speedups != null) {
+      total.put("speedup", writeSpeedup(speedups.total()));
+    }
+    fields.put("total", total);
+    List<String> notes = new ArrayList<>(config.notes());
+    if (speedups != null) {
+      notes.addAll(speedups.notes());
+    }
+    fields.put("notes", notes);
+    return fields;
+  }
+
+  /**
+   * A kernel's speedup over the same kernel of the baseline: {@code cycles} and {@code
+   * simulated_time}, each {@code {ratio, verdict}} or null when it cannot be taken; null when the
+   * baseline lacks the kernel.
+   */
+  public static Map<String, Object> writeSpeedup(KernelSpeedup speedup) {
+    if (speedup == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("cycles", writeSpeedupRatio(speedup.cycles()));
+    fields.put("simulated_time", writeSpeedupRatio(speedup.simulatedTime()));
+    return fields;
+  }
+
+  /** A speedup as {@code {ratio, verdict}}; null when there is none. */
+  public static Map<String, Object> writeSpeedupRatio(Speedup speedup) {
+    if (speedup == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("ratio", speedup.ratio());
+    fields.put("verdict", speedup.verdict().wireName());
     return fields;
   }
 
@@ -141,6 +229,8 @@ public final class ResultsJson {
   public static Map<String, Object> writeKernelComparison(KernelComparison kernel) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("name", kernel.name());
+    fields.put("readable_name", KernelNames.system().readable(kernel.name()));
+    fields.put("label", kernel.label());
     fields.put("instance", kernel.instance());
     fields.put("n", kernel.n());
     fields.put("replicas", kernel.replicas());
@@ -148,6 +238,7 @@ public final class ResultsJson {
     fields.put("instructions", writeSpread(kernel.instructions()));
     fields.put("ipc", writeSpread(kernel.ipc()));
     fields.put("simulated_time_us", writeSpread(kernel.simulatedTimeUs()));
+    fields.put("speedup", null); // set by writeResults, which knows the baseline
     return fields;
   }
 

@@ -50,7 +50,9 @@ function clip(text, width) {
  * "no succeeded replica".
  *
  * Scales: `absolute` draws from zero; `relative` draws each value as its difference, in percent,
- * from its group's mean across series, so small differences and the spread across replicas show.
+ * from the baseline series' mean in its group (`spec.baseline`, an index into `series`; the
+ * group's mean across series when there is none or it lacks the group), so small differences and
+ * the spread across replicas show.
  * The figure's `setScale(scale)` switches between them.
  */
 export function barChart(spec, scale = 'absolute') {
@@ -78,11 +80,12 @@ export function barChart(spec, scale = 'absolute') {
   return figure;
 }
 
-/** Each group's spreads as percent differences from the group's mean across series. */
-function relativeGroups(groups) {
+/** Each group's spreads as percent differences from the baseline's mean (else the group's mean). */
+function relativeGroups(groups, baseline) {
   return groups.map((group) => {
+    const base = group.bars.find((bar) => bar.series === baseline && bar.spread?.n > 0);
     const means = group.bars.filter((bar) => bar.spread?.n > 0).map((bar) => bar.spread.mean);
-    const ref = means.length ? means.reduce((a, b) => a + b, 0) / means.length : 0;
+    const ref = base ? base.spread.mean : means.length ? means.reduce((a, b) => a + b, 0) / means.length : 0;
     const rel = (v) => (ref ? (v / ref - 1) * 100 : 0);
     return {
       ...group,
@@ -106,7 +109,7 @@ function percent(value) {
 
 function svg(spec, width, relative) {
   const plotWidth = width - VALUE_SPACE;
-  const groups = relative ? relativeGroups(spec.groups) : spec.groups.map((group) => ({
+  const groups = relative ? relativeGroups(spec.groups, spec.baseline) : spec.groups.map((group) => ({
     ...group, bars: group.bars.map((bar) => ({ ...bar, shown: bar.spread })),
   }));
   const format = relative ? percent : spec.format;
@@ -129,7 +132,8 @@ function svg(spec, width, relative) {
   }
   const x = (value) => ((Math.min(hi, Math.max(lo, value)) - lo) / (hi - lo)) * (plotWidth - 4) + 1;
 
-  const title = relative ? `${spec.title}: difference from each group's mean, %` : spec.title;
+  const against = spec.baseline >= 0 && spec.series[spec.baseline] ? spec.series[spec.baseline].name : "each group's mean";
+  const title = relative ? `${spec.title}: difference from ${against}, %` : spec.title;
   const root = s('svg', {
     class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title,
   });

@@ -27,16 +27,16 @@ export function compact(value) {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3 }).format(value);
 }
 
-/** Bytes as "18.3 KB" (powers of 1000, as disk tools show them). */
+/** Bytes as "17.9 KiB" (powers of 1024, as the CLI's Formats.size shows them: one unit system). */
 export function bytes(value) {
   if (value === null || value === undefined) {
     return '—';
   }
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let size = value;
   let unit = 0;
-  while (size >= 1000 && unit < units.length - 1) {
-    size /= 1000;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
     unit += 1;
   }
   return `${unit === 0 ? size : size.toFixed(size >= 100 ? 0 : 1)} ${units[unit]}`;

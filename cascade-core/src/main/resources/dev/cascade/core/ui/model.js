@@ -126,3 +126,27 @@ export function preselectedConfig(trace, configs) {
   const suggested = runnable.find((config) => config.name === trace.suggested_sim_config);
   return (suggested || runnable[0] || null)?.name ?? null;
 }
+
+// Lines of a simulator's log that tell a person something: kernel launches, the per-kernel stats,
+// the end of the simulation, and anything that reads as a warning or an error. The rest (thread
+// block lines, cache and DRAM dumps) is noise on a card; the full log keeps it all.
+const NOTABLE = [
+  /^launching kernel name:/,
+  /^Processing kernel /,
+  /^kernel_name = /,
+  /^gpu_(sim_cycle|sim_insn|ipc|tot_sim_cycle|tot_sim_insn|tot_ipc|occupancy) =/,
+  /^gpgpu_simulation_(time|rate) =/,
+  /GPGPU-Sim: \*\*\*/,
+  /\b(warn|warning|error|fatal|abort|aborted|assert|assertion|exception|failed|segmentation fault|killed)\b/i,
+];
+
+/** The notable lines of `lines`, in order; all of them when none is (an unknown simulator). */
+export function notableLines(lines) {
+  const notable = lines.filter(isNotable);
+  return notable.length > 0 ? notable : lines;
+}
+
+/** Whether one log line is notable (see `notableLines`). */
+export function isNotable(line) {
+  return NOTABLE.some((pattern) => pattern.test(line.trim()));
+}

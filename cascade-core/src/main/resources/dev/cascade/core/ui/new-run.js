@@ -109,17 +109,24 @@ function form(trace, configs) {
           h('label', { for: `${id}-count`, class: 'visually-hidden' }, `Count of ${config.name}`),
           row.count, row.countError));
     if (refusal === null) {
-      row.count.addEventListener('input', () => {
-        // Typing a count means using the config.
-        if (row.count.value !== '') {
-          row.use.checked = true;
+      row.count.addEventListener('input', updateButton);
+      row.use.addEventListener('change', () => {
+        showCount(row);
+        if (row.use.checked) {
+          row.count.focus();
         }
         updateButton();
       });
-      row.use.addEventListener('change', updateButton);
+      showCount(row);
       rows.push(row);
     }
     return row.tr;
+  }
+
+  /** An unchecked row sends no count, so it shows none: the input is disabled and hidden. */
+  function showCount(row) {
+    row.count.disabled = !row.use.checked;
+    row.count.hidden = !row.use.checked;
   }
 
   function chosen() {

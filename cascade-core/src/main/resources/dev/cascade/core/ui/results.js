@@ -1,5 +1,6 @@
 // Results (#/runs/{id}/results): per config, per kernel and in total, cycles, IPC and simulated
-// time as charts with the spread across replicas, the numbers as tables, and the CSV.
+// time as charts with the spread across replicas, the speedup of each config over the baseline
+// config (same within spread when the replica ranges overlap), the numbers as tables, and the CSV.
 
 import { api, fileLink } from './api.js';
 import { h, replace, badge, cell } from './dom.js';
@@ -8,6 +9,7 @@ import { barChart, legend, colorOf } from './charts.js';
 import { loadFailed } from './screen.js';
 import { runHref } from './run.js';
 import { traceHref } from './traces.js';
+import { hardwareSection } from './hardware.js';
 
 const METRICS = [
   { key: 'cycles', title: 'Cycles', unit: 'cycles', format: compact, exact: count },
@@ -15,8 +17,36 @@ const METRICS = [
   { key: 'simulated_time_us', title: 'Simulated time', unit: 'µs (cycles / core clock)', format: (v) => `${number(v, 3)} µs`, exact: (v) => `${number(v, 5)} µs` },
 ];
 
+/** The kernel's readable name and, past its first launch, `#instance`: the label the CLI, CSV and JSON use. */
 function kernelLabel(kernel, index) {
-  return `${index + 1}. ${kernel.name}${kernel.instance > 0 ? ` (#${kernel.instance + 1})` : ''}`;
+  return `${index + 1}. ${kernel.readable_name || kernel.name}${kernel.instance > 0 ? `#${kernel.instance}` : ''}`;
+}
+
+/** A speedup over the baseline for people: "1.25× faster", "0.80× slower", "same within spread". */
+export function speedupText(ratio) {
+  if (!ratio) {
+    return '—';
+  }
+  if (ratio.verdict === 'same_within_spread') {
+    return 'same within spread';
+  }
+  return `${number(ratio.ratio, 3)}× ${ratio.verdict}`;
+}
+
+function speedupCell(label, ratio, isBaseline) {
+  return cell('td', {
+    'data-label': label,
+    class: `num speedup ${ratio ? ratio.verdict : ''}`,
+    title: ratio ? `baseline mean / this mean = ${number(ratio.ratio, 4)}` : null,
+    dataset: { verdict: ratio ? ratio.verdict : '' },
+  }, isBaseline ? 'baseline' : speedupText(ratio));
+}
+
+/** "34779" with "(all 4 replicas agree)" when every replica gave exactly that number. */
+function agreed(spread) {
+  return spread && spread.n > 1 && spread.min === spread.max
+    ? h('span', { class: 'muted small', title: 'every replica gave exactly this number' }, ` (all ${spread.n} agree)`)
+    : null;
 }
 
 function replicaDetail(item, spread, format) {
@@ -32,7 +62,7 @@ function kernelRows(configs) {
       const key = `${kernel.name}\u0000${kernel.instance}`;
       if (!seen.has(key)) {
         seen.add(key);
-        keys.push({ key, name: kernel.name, instance: kernel.instance });
+        keys.push({ key, name: kernel.name, readable_name: kernel.readable_name, instance: kernel.instance });
       }
     }
   }
@@ -45,10 +75,13 @@ function find(config, key) {
 
 function metricSection(metric, results, series, scale) {
   const configs = results.configs;
+  const baseline = configs.findIndex((config) => config.gpu_config === results.baseline);
+  const speedupKey = metric.key === 'simulated_time_us' ? 'simulated_time' : 'cycles';
   const kernels = kernelRows(configs);
   const totalChart = barChart({
     title: `${metric.title}, whole trace (${metric.unit})`,
     series,
+    baseline,
     format: metric.format,
     groups: [{
       label: 'All kernels',
@@ -62,6 +95,7 @@ function metricSection(metric, results, series, scale) {
   const kernelChart = barChart({
     title: `${metric.title} per kernel (${metric.unit})`,
     series,
+    baseline,
     format: metric.format,
     groups: kernels.map((kernel, index) => ({
       label: kernelLabel(kernel, index),
@@ -78,14 +112,16 @@ function metricSection(metric, results, series, scale) {
   }, scale);
   const table = h('table', { class: 'list numbers' },
     h('caption', { class: 'visually-hidden' }, `${metric.title}: mean, standard deviation, min and max across succeeded replicas`),
-    h('thead', {}, h('tr', {}, ['Kernel', 'Config', 'n', 'Mean', 'Stdev', 'Min', 'Max'].map((label) =>
-      h('th', { scope: 'col', class: ['n', 'Mean', 'Stdev', 'Min', 'Max'].includes(label) ? 'num' : null }, label)))),
+    h('thead', {}, h('tr', {}, ['Kernel', 'Config', 'n', 'Mean', 'Stdev', 'Min', 'Max', 'Speedup'].map((label) =>
+      h('th', { scope: 'col', class: ['n', 'Mean', 'Stdev', 'Min', 'Max', 'Speedup'].includes(label) ? 'num' : null }, label)))),
     h('tbody', {},
       [...kernels.map((kernel, index) => ({ label: kernelLabel(kernel, index), pick: (c) => find(c, kernel.key) })),
         { label: 'All kernels', pick: (c) => c.total }].flatMap(({ label, pick }) =>
         configs.map((config) => {
-          const spread = pick(config)?.[metric.key];
+          const item = pick(config);
+          const spread = item?.[metric.key];
           const has = spread && spread.n > 0;
+          const ratio = metric.key === 'ipc' ? null : item?.speedup?.[speedupKey];
           return h('tr', {},
             cell('td', { 'data-label': 'Kernel', class: 'kernel-name' }, label),
             cell('td', { 'data-label': 'Config' }, config.gpu_config),
@@ -93,7 +129,10 @@ function metricSection(metric, results, series, scale) {
             cell('td', { 'data-label': 'Mean', class: 'num' }, has ? metric.exact(spread.mean) : '—'),
             cell('td', { 'data-label': 'Stdev', class: 'num' }, has ? metric.exact(spread.stdev) : '—'),
             cell('td', { 'data-label': 'Min', class: 'num' }, has ? metric.exact(spread.min) : '—'),
-            cell('td', { 'data-label': 'Max', class: 'num' }, has ? metric.exact(spread.max) : '—'));
+            cell('td', { 'data-label': 'Max', class: 'num' }, has ? metric.exact(spread.max) : '—'),
+            metric.key === 'ipc'
+              ? cell('td', { 'data-label': 'Speedup', class: 'num' }, '—')
+              : speedupCell('Speedup', ratio, config.gpu_config === results.baseline));
         }))));
   return h('section', { class: 'metric', 'aria-labelledby': `metric-${metric.key}`, dataset: { metric: metric.key } },
     h('h2', { id: `metric-${metric.key}` }, metric.title),
@@ -104,26 +143,29 @@ function metricSection(metric, results, series, scale) {
 function summaryTable(results, series) {
   return h('div', { class: 'scroll' }, h('table', { class: 'list summary' },
     h('caption', { class: 'visually-hidden' }, 'Whole-trace results per GPU config (mean across succeeded replicas)'),
-    h('thead', {}, h('tr', {}, ['Config', 'Arch', 'Clock', 'Succeeded', 'Cycles', 'Instructions', 'IPC', 'Simulated time'].map((label) =>
+    h('thead', {}, h('tr', {}, ['Config', 'Arch', 'Clock', 'Succeeded', 'Cycles', 'Thread instructions (sim)', 'IPC', 'Simulated time', 'Speedup (cycles)', 'Speedup (time)'].map((label) =>
       h('th', { scope: 'col', class: ['Config', 'Arch'].includes(label) ? null : 'num' }, label)))),
     h('tbody', {}, results.configs.map((config, i) => {
       const total = config.total || {};
       const mean = (key, format, spreadFormat) => (total[key] && total[key].n > 0
         ? [format(total[key].mean), total[key].stdev > 0
           ? h('span', { class: 'muted small', title: 'sample standard deviation across replicas' }, ` ± ${spreadFormat(total[key].stdev)}`)
-          : null]
+          : agreed(total[key])]
         : '—');
       const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
       swatch.style.backgroundColor = series[i].color;
-      return h('tr', {},
+      const isBaseline = config.gpu_config === results.baseline;
+      return h('tr', { dataset: { config: config.gpu_config } },
         cell('th', { scope: 'row', 'data-label': 'Config' }, swatch, config.gpu_config),
         cell('td', { 'data-label': 'Arch' }, config.arch || '—'),
         cell('td', { 'data-label': 'Clock', class: 'num' }, config.clock_mhz ? `${number(config.clock_mhz)} MHz` : '—'),
         cell('td', { 'data-label': 'Succeeded', class: 'num' }, `${config.succeeded} / ${config.replicas}`),
         cell('td', { 'data-label': 'Cycles', class: 'num' }, mean('cycles', count, (v) => number(v, 3))),
-        cell('td', { 'data-label': 'Instructions', class: 'num' }, mean('instructions', count, (v) => number(v, 3))),
+        cell('td', { 'data-label': 'Thread instructions (sim)', class: 'num' }, mean('instructions', count, (v) => number(v, 3))),
         cell('td', { 'data-label': 'IPC', class: 'num' }, mean('ipc', (v) => number(v, 4), (v) => number(v, 2))),
-        cell('td', { 'data-label': 'Simulated time', class: 'num' }, mean('simulated_time_us', (v) => `${number(v, 5)} µs`, (v) => `${number(v, 2)} µs`)));
+        cell('td', { 'data-label': 'Simulated time', class: 'num' }, mean('simulated_time_us', (v) => `${number(v, 5)} µs`, (v) => `${number(v, 2)} µs`)),
+        speedupCell('Speedup (cycles)', total.speedup?.cycles, isBaseline),
+        speedupCell('Speedup (time)', total.speedup?.simulated_time, isBaseline));
     }))));
 }
 
@@ -143,11 +185,13 @@ export function renderResults(main, runId) {
   let timer = null;
   let lastKey = null;
   let scale = 'absolute';
+  let baseline = null; // the server's default, the run's first config, until one is chosen
 
   async function load() {
     let results;
     try {
-      results = await api(`/api/runs/${encodeURIComponent(runId)}/results`);
+      const query = baseline ? `?baseline=${encodeURIComponent(baseline)}` : '';
+      results = await api(`/api/runs/${encodeURIComponent(runId)}/results${query}`);
     } catch (error) {
       if (!disposed && lastKey === null) {
         replace(body);
@@ -158,9 +202,17 @@ export function renderResults(main, runId) {
       }
       return;
     }
+    let correlation = null;
+    try {
+      correlation = await api(`/api/runs/${encodeURIComponent(runId)}/correlation`);
+    } catch (error) {
+      // A trace CSV that cannot be read: the message says which line; the results still show.
+      correlation = { source: null, notes: [error.message] };
+    }
     if (disposed) {
       return;
     }
+    results.correlation = correlation;
     const key = JSON.stringify(results);
     if (key !== lastKey) {
       lastKey = key;
@@ -179,17 +231,24 @@ export function renderResults(main, runId) {
         h('span', {}, 'Run state '), badge(results.state),
         h('span', {}, ' · trace '), h('a', { href: traceHref(results.trace_id) }, results.trace_id),
         h('span', { class: 'spacer' }),
-        fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
+        baselineChoice(results),
+        fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv${baseline ? `?baseline=${encodeURIComponent(baseline)}` : ''}`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
         h('a', { class: 'button', href: runHref(runId) }, 'Back to the run')),
       results.state === 'active'
         ? h('p', { class: 'hint', role: 'status' }, 'The run is still going: these numbers cover the sims that have succeeded so far, and refresh as more finish.')
         : null,
       h('p', { class: 'hint' }, 'Each number is the mean across a config’s succeeded replicas; whiskers run from the lowest to the highest replica, and each dot is one replica.'),
+      h('p', { class: 'hint', id: 'spread-rule' }, `Speedups are against ${results.baseline} (baseline mean / config mean). ${results.spread_rule || ''}`),
       summaryTable(results, series),
       notes(results),
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
-        : h('p', { class: 'muted' }, 'No sim has succeeded yet, so there is nothing to chart.'));
+        : h('p', { class: 'muted', id: 'no-results' }, results.state === 'active'
+          ? 'No sim has succeeded yet, so there is nothing to chart.'
+          : `No sim succeeded: the run is ${results.state}, so there is nothing to chart.`),
+      results.correlation
+        ? hardwareSection(results.correlation, (name) => results.configs.findIndex((config) => config.gpu_config === name))
+        : null);
   }
 
   /** Absolute numbers from zero, or differences in percent that make small spreads visible. */
@@ -206,7 +265,20 @@ export function renderResults(main, runId) {
     return h('fieldset', { class: 'scale' },
       h('legend', {}, 'Chart scale'),
       option('absolute', 'Absolute, from zero'),
-      option('relative', 'Difference from each kernel’s mean, in %'));
+      option('relative', 'Difference from the baseline, in %'));
+  }
+
+  /** Which config the others are compared with; choosing one reloads the results against it. */
+  function baselineChoice(results) {
+    const select = h('select', {
+      id: 'baseline',
+      onchange: () => {
+        baseline = select.value;
+        clearTimeout(timer);
+        load();
+      },
+    }, results.configs.map((config) => h('option', { value: config.gpu_config, selected: config.gpu_config === results.baseline }, config.gpu_config)));
+    return h('label', { class: 'choice' }, 'Baseline ', select);
   }
 
   load();

@@ -4,13 +4,15 @@ import { api, authHeaders, fileLink, requestToken } from './api.js';
 import { h, replace, setText, badge, setBadge, announce } from './dom.js';
 import { learnSkew, since } from './clock.js';
 import { count, number, duration, dateTime, plural } from './format.js';
-import { deriveRunState, mergeSim, isFinished, countByState } from './model.js';
+import { deriveRunState, mergeSim, isFinished, countByState, isNotable, notableLines } from './model.js';
 import { RunEvents } from './sse.js';
 import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
 import { traceHref } from './traces.js';
 
 /** Log lines kept on a card. */
 const TAIL = 8;
+// How much of a finished sim's log end is read to find its notable lines.
+const SCANNED = 2000;
 
 export function runHref(id) {
   return `#/runs/${encodeURIComponent(id)}`;
@@ -81,9 +83,11 @@ export function renderRun(main, runId) {
       if (envelope.kind === 'sim' && envelope.data && sims.has(simId)) {
         sims.set(simId, mergeSim(sims.get(simId), envelope.data));
       } else if (envelope.kind === 'log' && envelope.data && Array.isArray(envelope.data.lines)) {
-        const lines = logs.get(simId) || [];
-        lines.push(...envelope.data.lines);
-        logs.set(simId, lines.slice(-TAIL));
+        // The card shows the notable lines; the last raw ones stand in until there is one.
+        const log = logs.get(simId) || { notable: [], raw: [] };
+        log.notable = log.notable.concat(envelope.data.lines.filter(isNotable)).slice(-TAIL);
+        log.raw = log.raw.concat(envelope.data.lines).slice(-TAIL);
+        logs.set(simId, log);
       }
     }
     schedule();
@@ -120,7 +124,8 @@ export function renderRun(main, runId) {
         cards.set(sim.id, card);
         cardsList.append(card.root);
       }
-      updateCard(card, sim, logs.get(sim.id) || []);
+      const log = logs.get(sim.id);
+      updateCard(card, sim, log ? (log.notable.length > 0 ? log.notable : log.raw) : []);
     }
     if (cancelArea) {
       cancelArea.hidden = state !== 'active';
@@ -241,8 +246,12 @@ export function renderRun(main, runId) {
       since(card.heartbeat, sim.last_heartbeat_at, (s) => `Last heartbeat ${duration(s)} ago`);
     } else {
       delete card.heartbeat.dataset.since;
-      setText(card.heartbeat, sim.state !== 'pending' ? 'No heartbeat yet'
-        : sim.queue_position ? `Waiting for a slot: #${sim.queue_position} in the queue` : 'Waiting to launch');
+      setText(
+        card.heartbeat,
+        sim.queued_reason ? `Queued: ${sim.queued_reason}`
+          : sim.state !== 'pending' ? 'No heartbeat yet'
+          : sim.queue_position ? `Waiting for a slot: #${sim.queue_position} in the queue` : 'Waiting to launch',
+      );
     }
     card.heartbeat.classList.toggle('warn', sim.state === 'lost');
     updateEta(card.eta, sim);
@@ -272,7 +281,7 @@ export function renderRun(main, runId) {
       card.metrics.dataset.key = key;
       const items = [
         ['Cycles', count(metrics.cycles)],
-        ['Instructions', count(metrics.instructions)],
+        ['Thread instructions (sim)', count(metrics.instructions)],
         ['IPC', number(metrics.ipc)],
       ];
       if (metrics.gpu_occupancy !== undefined) {
@@ -284,7 +293,7 @@ export function renderRun(main, runId) {
       const empty = metrics.cycles === undefined;
       replace(card.metrics,
         empty
-          ? h('div', { class: 'muted small metrics-empty' }, 'No kernel finished yet')
+          ? h('div', { class: 'muted small metrics-empty' }, isFinished(sim.state) ? `No kernel finished before it ${sim.state === 'cancelled' ? 'was cancelled' : sim.state}` : 'No kernel finished yet')
           : [h('div', { class: 'metrics-title' }, 'Latest kernel'),
             items.map(([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value)))]);
     }
@@ -320,13 +329,14 @@ export function renderRun(main, runId) {
     // A finished run's stream would only replay its history: read each log's end instead.
     await Promise.all([...sims.values()].map(async (sim) => {
       try {
-        const response = await fetch(`/api/sims/${encodeURIComponent(sim.id)}/log?tail=${TAIL}`, {
+        const response = await fetch(`/api/sims/${encodeURIComponent(sim.id)}/log?tail=${SCANNED}`, {
           headers: authHeaders(),
           cache: 'no-store',
         });
         if (response.ok) {
           const text = (await response.text()).replace(/\n$/, '');
-          logs.set(sim.id, text === '' ? [] : text.split('\n').slice(-TAIL));
+          const lines = text === '' ? [] : text.split('\n');
+          logs.set(sim.id, { notable: notableLines(lines).slice(-TAIL), raw: [] });
         }
       } catch {
         // The card says "(no output yet)"; the full log link still works.

@@ -4,13 +4,14 @@ import { api } from './api.js';
 import { h, replace, badge, cell } from './dom.js';
 import { since } from './clock.js';
 import { dateTime } from './format.js';
-import { finishedCount } from './model.js';
 import { poll } from './screen.js';
 import { traceHref } from './traces.js';
 import { runHref, resultsHref, entriesText } from './run.js';
 
 function row(run) {
-  const finished = finishedCount(run.sims_by_state);
+  // The bar counts sims that ran to their end: a cancelled run's bar is not full, and greys out.
+  const byState = run.sims_by_state || {};
+  const ran = (byState.succeeded || 0) + (byState.failed || 0);
   const states = Object.entries(run.sims_by_state || {}).map(([state, n]) => `${n} ${state}`).join(', ');
   return h('tr', { dataset: { id: run.id } },
     cell('th', { scope: 'row', 'data-label': 'Run' }, h('a', { href: runHref(run.id), class: 'run-id' }, run.id)),
@@ -18,8 +19,8 @@ function row(run) {
     cell('td', { 'data-label': 'Configs' }, entriesText(run.entries)),
     cell('td', { 'data-label': 'State' }, badge(run.state)),
     cell('td', { 'data-label': 'Progress', class: 'progress-cell' },
-      h('progress', { max: run.sim_count, value: finished, 'aria-label': `Sims finished, run ${run.id}` }),
-      h('span', { class: 'small' }, ` ${finished} / ${run.sim_count}`),
+      h('progress', { max: run.sim_count, value: ran, dataset: { state: run.state }, 'aria-label': `Sims that ran to their end, run ${run.id}` }),
+      h('span', { class: 'small' }, ` ${ran} / ${run.sim_count}`),
       h('div', { class: 'muted small' }, states)),
     cell('td', { 'data-label': 'Age', class: 'age' }, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at)),
     cell('td', { 'data-label': '', class: 'row-actions' }, h('a', { href: resultsHref(run.id), 'aria-label': `Results of run ${run.id}` }, 'Results')));

@@ -191,13 +191,13 @@ function traceDetail(trace) {
     kernels.length === 0
       ? h('p', { class: 'muted' }, 'No kernels listed yet.')
       : h('div', { class: 'scroll' }, h('table', { class: 'list kernels' },
-        h('thead', {}, h('tr', {}, ['#', 'Name', 'Grid', 'Block', 'Instructions'].map((label) =>
-          h('th', { scope: 'col', class: label === 'Instructions' ? 'num' : null }, label)))),
+        h('thead', {}, h('tr', {}, ['#', 'Name', 'Grid', 'Block', 'Warp instructions (trace)'].map((label) =>
+          h('th', { scope: 'col', class: label === 'Warp instructions (trace)' ? 'num' : null }, label)))),
         h('tbody', {}, kernels.map((kernel) => h('tr', {},
           cell('td', { 'data-label': '#' }, kernel.index),
           cell('td', { 'data-label': 'Name', class: 'kernel-name' }, kernel.name || kernel.file),
           cell('td', { 'data-label': 'Grid' }, kernel.grid || '—'),
           cell('td', { 'data-label': 'Block' }, kernel.block || '—'),
-          cell('td', { 'data-label': 'Instructions', class: 'num' }, count(kernel.instructions))))))),
+          cell('td', { 'data-label': 'Warp instructions (trace)', class: 'num' }, count(kernel.instructions))))))),
   );
 }

@@ -11,6 +11,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import java.io.IOException;
@@ -30,6 +31,17 @@ final class ApiJsonTest {
   void trace_withKernels_roundTrips() throws IOException {
     assertThat(ApiJson.readTrace(sent(ApiJson.writeTrace(JsonSamples.trace(), true))))
         .isEqualTo(JsonSamples.trace());
+  }
+
+  @Test
+  void traceList_carriesTheSkippedFoldersWithTheirReasons() throws IOException {
+    List<SkippedFolder> skipped = List.of(new SkippedFolder("bad id", "not a valid trace id"));
+
+    JsonNode sent = sent(ApiJson.writeTraceList(List.of(JsonSamples.trace()), skipped));
+
+    assertThat(ApiJson.readSkippedFolders(sent)).isEqualTo(skipped);
+    assertThat(ApiJson.readTraceList(sent)).hasSize(1);
+    assertThat(ApiJson.readSkippedFolders(sent(ApiJson.writeTraceList(List.of())))).isEmpty();
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -65,11 +66,28 @@ final class Browser implements AutoCloseable {
     driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
   }
 
-  /** Skips the calling test unless Debian's chromium and chromedriver are installed. */
+  /**
+   * Skips the calling test unless Debian's chromium and chromedriver are installed, naming what is
+   * missing and how to install it; said on stderr too, since Maven's summary shows no reasons.
+   */
   static void assumeInstalled() {
-    Assumptions.assumeTrue(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "browser tests need Debian's chromium and chromium-driver (.ci/run installs them)");
+    List<String> missing =
+        Stream.of(CHROMIUM, CHROMEDRIVER)
+            .filter(p -> !Files.isExecutable(p))
+            .map(Path::toString)
+            .toList();
+    if (!missing.isEmpty()) {
+      String why = missingMessage(missing);
+      System.err.println("skipped: " + why);
+      Assumptions.abort(why);
+    }
+  }
+
+  /** Why browser tests skip: what is missing, and the one command that installs both. */
+  static String missingMessage(List<String> missing) {
+    return "browser tests need Debian's chromium and chromedriver; missing "
+        + String.join(" and ", missing)
+        + ": install them with 'apt-get install -y chromium chromium-driver' (.ci/run does)";
   }
 
   static Browser start(Path profile) {

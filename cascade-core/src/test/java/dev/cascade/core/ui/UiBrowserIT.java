@@ -42,12 +42,15 @@ final class UiBrowserIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private UiServer server;
+  private String cancelledRunId;
   private Browser browser;
 
   @BeforeAll
   void start(@TempDir Path dir) throws IOException {
     Browser.assumeInstalled();
-    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
+    Assumptions.assumeFalse(
+        UiServer.launcherUnavailable(),
+        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
     server = UiServer.start(dir.resolve("server"), null);
     browser = Browser.start(dir.resolve("profile"));
   }
@@ -86,7 +89,7 @@ final class UiBrowserIT {
     assertThat(cell(demo, "Model and layers"))
         .contains("facebook/opt-125m")
         .contains("model.decoder.layers.10.self_attn");
-    assertThat(cell(demo, "Size")).matches("[0-9.]+ (B|KB|MB)");
+    assertThat(cell(demo, "Size")).matches("[0-9.]+ (B|KiB|MiB)");
     assertThat(cell(demo, "Age")).matches("just now|\\d+ (s|min) ago");
     assertThat(demo.findElements(By.linkText("New run"))).hasSize(1);
 
@@ -178,7 +181,11 @@ final class UiBrowserIT {
     WebElement h100Count = browser.find("tr[data-config='SM90_H100'] input.count");
     h100Count.sendKeys(Keys.chord(Keys.CONTROL, "a"), "2");
     assertThat(launch.getText()).isEqualTo("Launch 2 simulations");
+    WebElement h200Count = browser.find("tr[data-config='SM90_H200'] input.count");
+    assertThat(h200Count.isDisplayed()).as("an unchecked row shows no count").isFalse();
+    assertThat(h200Count.isEnabled()).isFalse();
     h200.sendKeys(Keys.SPACE);
+    assertThat(h200Count.isDisplayed()).as("checking a row shows its count").isTrue();
     assertThat(launch.getText()).isEqualTo("Launch 3 simulations");
     browser.screenshot("03-new-run");
 
@@ -196,6 +203,20 @@ final class UiBrowserIT {
                     .anyMatch(card -> kernelsDone(card) >= 1));
     assertThat(browser.find(".live").getText()).isEqualTo("Live");
     browser.screenshot("04-run-live");
+    WebElement tail =
+        await()
+            .atMost(RUN_WAIT)
+            .ignoreExceptions()
+            .until(
+                () ->
+                    browser.all("li.card .log-tail").stream()
+                        .filter(t -> t.getText().contains("launching kernel name:"))
+                        .findFirst()
+                        .orElse(null),
+                found -> found != null);
+    assertThat(tail.getText())
+        .as("the log tail shows what tells something")
+        .doesNotContain("thread block =");
 
     await()
         .atMost(RUN_WAIT)
@@ -209,7 +230,11 @@ final class UiBrowserIT {
       assertThat(card.findElement(By.cssSelector(".metrics")).getText())
           .contains("Cycles")
           .contains("IPC");
-      assertThat(card.findElement(By.cssSelector(".log-tail")).getText()).contains("GPGPU-Sim");
+      assertThat(card.findElement(By.cssSelector(".log-tail")).getText())
+          .contains("GPGPU-Sim")
+          .contains("launching kernel name:")
+          .contains("gpgpu_simulation_time")
+          .doesNotContain("thread block =");
       assertThat(card.findElement(By.cssSelector("a.full-log")).getDomAttribute("href"))
           .startsWith("/api/sims/s_");
     }
@@ -269,7 +294,9 @@ final class UiBrowserIT {
     browser.find("#launch").click();
 
     WebElement error = browser.waitFor("tr[data-config='SM90_H100'] .field-error:not([hidden])");
-    assertThat(error.getText()).contains("1 to 64").contains("65");
+    assertThat(error.getText())
+        .as("the words the command line shows too, not the field path")
+        .isEqualTo("count for \"SM90_H100\" must be a whole number from 1 to 64; got 65");
     assertThat(count.getDomAttribute("aria-invalid")).isEqualTo("true");
     assertThat(browser.js("return document.activeElement === arguments[0]", count)).isEqualTo(true);
     assertThat(browser.hash()).isEqualTo("#/traces/demo/new-run");
@@ -329,6 +356,13 @@ final class UiBrowserIT {
     assertThat(browser.find(".cancel-area").isDisplayed()).isFalse();
     assertThat(server.cascade().runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
     browser.screenshot("09-run-cancelled");
+    cancelledRunId = run.id();
+
+    open("#/runs/" + run.id() + "/results");
+    assertThat(browser.waitFor("#no-results").getText())
+        .as("a cancelled run is finished: no results are to come")
+        .contains("the run is cancelled")
+        .doesNotContain("yet");
   }
 
   @Test
@@ -358,6 +392,11 @@ final class UiBrowserIT {
     }
     assertThat(cell(browser.find("tr[data-id='" + quick.id() + "']"), "Progress"))
         .contains("1 / 1");
+    WebElement cancelled = browser.find("tr[data-id='" + cancelledRunId + "'] progress");
+    assertThat(cancelled.getDomAttribute("data-state")).isEqualTo("cancelled");
+    assertThat(cancelled.getDomProperty("value"))
+        .as("a cancelled run's bar is not full: its sims did not run to their end")
+        .isEqualTo("0");
     browser.screenshot("10-runs");
   }
 
@@ -451,7 +490,13 @@ final class UiBrowserIT {
                     const stream = events.length === 2 && events[0].id === '41' && events[0].event === 'sim'
                       && events[0].data === '{"a":\\n1}' && events[1].id === '42' && events[1].event === 'log';
                     const ticks = charts.niceTicks(1234);
-                    done(JSON.stringify({table, merges, stream, ticks}));
+                    const noisy = ['thread block = 1,0,0', 'launching kernel name: k uid: 1',
+                      'L1D_cache_core[0]: Access = 0', 'gpu_sim_cycle = 5', 'WARNING: slow', 'thread block = 2,0,0'];
+                    const notable = model.notableLines(noisy).join('|');
+                    const unknown = model.notableLines(['step 1', 'step 2']).join('|');
+                    const logs = notable === 'launching kernel name: k uid: 1|gpu_sim_cycle = 5|WARNING: slow'
+                      && unknown === 'step 1|step 2';
+                    done(JSON.stringify({table, merges, stream, ticks, logs}));
                   })
                   .catch((e) => done(JSON.stringify({error: String(e)})));
                 """);
@@ -461,6 +506,9 @@ final class UiBrowserIT {
     assertThat(checks.get("merges")).as("newer sim descriptions win").allMatch(JsonNode::asBoolean);
     assertThat(checks.get("stream").asBoolean()).as("the event parser").isTrue();
     assertThat(checks.get("ticks").get("max").asDouble()).isEqualTo(1250.0);
+    assertThat(checks.get("logs").asBoolean())
+        .as("the log tail keeps launches, stats and warnings, and all of an unknown log")
+        .isTrue();
   }
 
   private static String cell(WebElement row, String label) {

@@ -32,7 +32,9 @@ final class UiRestartIT {
   @BeforeEach
   void start() throws IOException {
     Browser.assumeInstalled();
-    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
+    Assumptions.assumeFalse(
+        UiServer.launcherUnavailable(),
+        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
     server = UiServer.start(dir.resolve("server"), null);
     browser = Browser.start(dir.resolve("profile"));
   }

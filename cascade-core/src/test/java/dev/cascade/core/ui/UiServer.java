@@ -79,6 +79,10 @@ final class UiServer implements AutoCloseable {
     return new LocalLauncher().unavailableReason().isPresent();
   }
 
+  static String launcherUnavailableReason() {
+    return new LocalLauncher().unavailableReason().orElse("");
+  }
+
   private void launch(int port) {
     ServerSettings settings = ServerSettings.defaults().withPort(port);
     cascade =

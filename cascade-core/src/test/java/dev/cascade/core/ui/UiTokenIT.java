@@ -29,7 +29,9 @@ final class UiTokenIT {
   @BeforeEach
   void start() throws IOException {
     Browser.assumeInstalled();
-    Assumptions.assumeFalse(UiServer.launcherUnavailable(), "the local launcher cannot run here");
+    Assumptions.assumeFalse(
+        UiServer.launcherUnavailable(),
+        "the local launcher cannot run here: " + UiServer.launcherUnavailableReason());
     server = UiServer.start(dir.resolve("server"), TOKEN);
     browser = Browser.start(dir.resolve("profile"));
   }

@@ -1,6 +1,7 @@
 package dev.cascade.core.internal.demo;
 
 import dev.cascade.core.internal.demo.DemoKernel.Kind;
+import dev.cascade.core.internal.trace.WrittenWhole;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,12 @@ public final class DemoTraceSeeder {
   public static final String DEMO_ID = "demo";
   public static final String SAMPLE_ID = "sample-llama-mlp";
 
+  /**
+   * The residual adds' blocks: 512 blocks of 4 warps, 8 rows of 256 bytes each from two tensors, so
+   * 8 MiB read: enough that DRAM bandwidth, not latency, bounds them (docs/emulator.md).
+   */
+  private static final int RESIDUAL_ADD_BLOCKS = 512;
+
   private static final List<DemoKernel> DEMO_KERNELS =
       List.of(
           new DemoKernel(
@@ -31,7 +38,7 @@ public final class DemoTraceSeeder {
               Kind.GEMM),
           new DemoKernel(
               "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<c10::Half>>",
-              48,
+              RESIDUAL_ADD_BLOCKS,
               1,
               128,
               16,
@@ -58,7 +65,7 @@ public final class DemoTraceSeeder {
               Kind.GEMM),
           new DemoKernel(
               "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<c10::Half>>",
-              48,
+              RESIDUAL_ADD_BLOCKS,
               1,
               128,
               16,
@@ -147,5 +154,6 @@ public final class DemoTraceSeeder {
     DemoTraceWriter.write(folder.resolve("traces"), kernels);
     // metadata.json last: it is what says the upload is complete.
     Files.writeString(folder.resolve("metadata.json"), metadata);
+    WrittenWhole.mark(folder);
   }
 }

@@ -26,6 +26,9 @@ final class DemoTraceWriter {
       "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs]"
           + " mem_width [adrrescompress?] [mem_addresses] immediate";
 
+  /** Room for one streamed tensor: the elementwise kernels' inputs and output never overlap. */
+  private static final long STREAM_TENSOR_BYTES = 64L << 20;
+
   private DemoTraceWriter() {}
 
   /** Writes {@code kernels} into {@code tracesFolder} (created when absent). */
@@ -113,10 +116,14 @@ final class DemoTraceWriter {
           out.add("0 BRA 0 0 0");
         }
         case ELEMENTWISE -> {
-          out.memory("1 R8 LDG.E.64 1 R4", 8, address + i * 1024L);
-          out.add("1 R10 HADD2 2 R8 R9 0 0");
-          out.add("1 R10 HFMA2 3 R10 R12 R13 0 0");
-          out.memory("0 STG.E.64 2 R6 R10", 8, address + i * 1024L + 0x100000);
+          // A residual add streams two tensors in and one out, each warp its own rows, so the
+          // DRAM's bandwidth bounds it rather than its few instructions.
+          long row = ((long) block * 4 + warp) * kernel.mainLoop() * 256L + i * 256L;
+          out.memory("1 R8 LDG.E.64 1 R4", 8, base + row);
+          out.memory("1 R12 LDG.E.64 1 R6", 8, base + STREAM_TENSOR_BYTES + row);
+          out.add("1 R10 HADD2 2 R8 R12 0 0");
+          out.add("1 R11 HADD2 2 R9 R13 0 0");
+          out.memory("0 STG.E.64 2 R6 R10", 8, base + 2 * STREAM_TENSOR_BYTES + row);
         }
       }
     }

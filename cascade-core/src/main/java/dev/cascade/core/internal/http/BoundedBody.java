@@ -36,7 +36,8 @@ final class BoundedBody {
     } catch (IOException e) {
       throw new CascadeException(
           ErrorCode.BAD_REQUEST,
-          "the request body could not be read (" + e.getMessage() + "); send it again",
+          "the request body could not be read: the client stopped sending it or went away before"
+              + " its end; send it again",
           null,
           e);
     }

@@ -93,6 +93,10 @@ final class ErrorMapping {
       // A streamed answer had begun; the client sees it cut short.
       return;
     }
+    if ("CONNECT".equalsIgnoreCase(ctx.req().getMethod())) {
+      // A CONNECT's client expects a tunnel after the answer: end the connection instead.
+      ctx.header("Connection", "close");
+    }
     Json.send(ctx, status, body(code, message, field));
   }
 

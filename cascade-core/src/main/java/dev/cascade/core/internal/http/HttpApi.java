@@ -2,6 +2,7 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.ListenAddress;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.RunService;
@@ -10,7 +11,6 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.HandlerType;
 import io.javalin.router.ParsedEndpoint;
 import io.javalin.util.JavalinBindException;
-import java.net.InetAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ public final class HttpApi implements AutoCloseable {
   public static HttpApi start(Engine engine, ServerSettings settings) {
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(settings, "settings");
-    InetAddress address = BindAddress.requireSafe(settings);
+    ListenAddress address = BindAddress.requireSafe(settings);
     RunService runs = engine.runs();
     Clock clock = engine.clock();
     MetricsRegistry metrics = new MetricsRegistry();
@@ -62,7 +62,7 @@ public final class HttpApi implements AutoCloseable {
               config.http.generateEtags = false;
               config.http.compressionStrategy = CompressionStrategy.NONE;
               config.http.maxRequestSize = settings.maxChunkBytes();
-              config.jetty.host = settings.bind();
+              config.jetty.host = address.literal();
               config.jetty.port = settings.port();
               config.jetty.modifyServer(
                   server -> server.setErrorHandler(new ErrorMapping.JettyErrors()));
@@ -71,8 +71,10 @@ public final class HttpApi implements AutoCloseable {
               ErrorMapping.register(config.routes);
               config.routes.after(ctx -> metrics.response(ctx.statusCode()));
               new OpsRoutes(runs, engine::writeFault, metrics, auth).register(config.routes);
+              new UploadRoutes(settings.uploads(), auth).register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
-              new RunRoutes(runs, auth, clock, settings.maxJsonBytes()).register(config.routes);
+              new RunRoutes(runs, auth, clock, settings.maxJsonBytes(), engine.queued())
+                  .register(config.routes);
               events.register(config.routes);
               new SimRoutes(
                       runs,
@@ -85,6 +87,9 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new OutputRoutes(runs, engine.results(), engine.catalog(), auth)
                   .register(config.routes);
+              new HardwareRoutes(runs, engine.results(), engine.hardware(), auth)
+                  .register(config.routes);
+              new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);
             });
@@ -105,7 +110,7 @@ public final class HttpApi implements AutoCloseable {
           "port",
           e);
     }
-    return new HttpApi(app, events, metrics, BindAddress.url(address, settings, app.port()));
+    return new HttpApi(app, events, metrics, BindAddress.url(address, app.port()));
   }
 
   /**

@@ -43,12 +43,10 @@ final class JsonBody {
       node = Json.MAPPER.readTree(bytes);
     } catch (JsonProcessingException e) {
       throw new CascadeException(
-          ErrorCode.BAD_REQUEST,
-          "the request body is not valid JSON: " + e.getOriginalMessage() + where(e),
-          null);
+          ErrorCode.BAD_REQUEST, "the request body is not valid JSON: " + JsonProblems.of(e), null);
     } catch (IOException e) {
       throw new CascadeException(
-          ErrorCode.BAD_REQUEST, "the request body is not valid JSON: " + e.getMessage(), null);
+          ErrorCode.BAD_REQUEST, "the request body could not be read; send it again", null);
     }
     if (node == null || !node.isObject()) {
       throw new CascadeException(
@@ -198,16 +196,6 @@ final class JsonBody {
       return value.asText();
     }
     return value.isArray() ? "an array" : "an object";
-  }
-
-  private static String where(JsonProcessingException e) {
-    return e.getLocation() == null
-        ? ""
-        : " (line "
-            + e.getLocation().getLineNr()
-            + ", column "
-            + e.getLocation().getColumnNr()
-            + ")";
   }
 
   private static boolean isBlank(byte[] bytes) {

@@ -22,6 +22,7 @@ final class OpenApi {
     Map<String, Object> schemas = new LinkedHashMap<>();
     ResourceSchemas.addTo(schemas);
     ReportSchemas.addTo(schemas);
+    ComparisonSchemas.addTo(schemas);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("openapi", "3.0.3");
     doc.put(

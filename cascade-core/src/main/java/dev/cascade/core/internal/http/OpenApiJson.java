@@ -67,6 +67,10 @@ final class OpenApiJson {
     return map("type", "integer", "format", "int64");
   }
 
+  static Map<String, Object> integer(String description) {
+    return map("type", "integer", "format", "int64", "description", description);
+  }
+
   static Map<String, Object> number() {
     return map("type", "number");
   }

@@ -7,6 +7,7 @@ import static dev.cascade.core.internal.http.OpenApiJson.map;
 import static dev.cascade.core.internal.http.OpenApiJson.param;
 import static dev.cascade.core.internal.http.OpenApiJson.pathParam;
 import static dev.cascade.core.internal.http.OpenApiJson.ref;
+import static dev.cascade.core.internal.http.OpenApiJson.string;
 import static dev.cascade.core.internal.http.OpenApiJson.text;
 
 import java.util.ArrayList;
@@ -22,6 +23,13 @@ final class OpenApiPaths {
 
   private static final Map<String, Object> RUN_ID = pathParam("id", "The run id");
   private static final Map<String, Object> SIM_ID = pathParam("id", "The sim id");
+  private static final Map<String, Object> BASELINE =
+      param(
+          "query",
+          "baseline",
+          false,
+          "The config the others are compared with (default the run's first)",
+          string());
 
   private final Map<String, Object> paths = new LinkedHashMap<>();
 
@@ -56,11 +64,28 @@ final class OpenApiPaths {
         .params(pathParam("id", "The trace id"))
         .answers(ok(json(ref("Trace"))), 400, 401, 403, 404);
     user(
+            "put",
+            "/api/traces/{id}/hardware",
+            "putTraceHardware",
+            "The trace's Nsight Compute CSV (ncu --csv --page raw), replacing any given before")
+        .params(
+            pathParam("id", "The trace id"),
+            param("query", "name", false, "The CSV's name, for messages (ncu.csv)", string()))
+        .body(text("text/csv"))
+        .answers(ok(json(ref("HardwareStored"))), 401, 403, 404, 422);
+    user(
             "get",
             "/api/gpu-configs",
             "listGpuConfigs",
             "The GPU config catalog, usable or not, sorted by name")
         .answers(ok(json(ref("GpuConfigList"))), 401, 403);
+    user(
+            "get",
+            "/api/uploads",
+            "getUploads",
+            "Where to upload traces: the S3 endpoint, its bucket and the key prefix; 404 when"
+                + " this server takes no S3 uploads")
+        .answers(ok(json(ref("Uploads"))), 401, 403, 404);
   }
 
   /** {@code RunRoutes} and the run's event stream and results. */
@@ -111,17 +136,25 @@ final class OpenApiPaths {
             "get",
             "/api/runs/{id}/results",
             "getResults",
-            "Per config, per kernel and in total: cycles, instructions, IPC and simulated time"
-                + " across the succeeded replicas")
-        .params(RUN_ID)
-        .answers(ok(json(ref("Results"))), 401, 403, 404);
+            "Per config, per kernel and in total: cycles, thread instructions, IPC and simulated"
+                + " time across the succeeded replicas, and the speedup over the baseline")
+        .params(RUN_ID, BASELINE)
+        .answers(ok(json(ref("Results"))), 401, 403, 404, 422);
     user(
             "get",
             "/api/runs/{id}/results.csv",
             "getResultsCsv",
             "The results as CSV, a row per kernel and a total row per config")
+        .params(RUN_ID, BASELINE)
+        .answers(ok(text("text/csv")), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/runs/{id}/correlation",
+            "getCorrelation",
+            "The run's kernels against the Nsight Compute numbers of its trace, per config of"
+                + " the trace's architecture, paired by launch order")
         .params(RUN_ID)
-        .answers(ok(text("text/csv")), 401, 403, 404);
+        .answers(ok(json(ref("HardwareCorrelation"))), 401, 403, 404, 422);
   }
 
   /** {@code OutputRoutes}: what a sim has written, for users. */
@@ -169,6 +202,28 @@ final class OpenApiPaths {
         .params(SIM_ID, param("path", "seq", true, "The chunk's place, from 0", integer()))
         .body(content("application/octet-stream", map("type", "string", "format", "binary")))
         .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 413, 422);
+    op(
+            "get",
+            "/api/sims/{id}/trace",
+            "getSimTraceManifest",
+            "The sim's trace for nodes without the app's disk: its files with size and SHA-256,"
+                + " and a content hash over them, the key of the node's cache")
+        .security(SIM)
+        .params(SIM_ID)
+        .answers(ok(json(map("type", "object"))), 401, 403, 404);
+    op("get", "/api/sims/{id}/trace/file", "getSimTraceFile", "One file of the sim's trace")
+        .security(SIM)
+        .params(
+            SIM_ID,
+            param(
+                "query", "path", true, "The file, as the manifest lists it", map("type", "string")))
+        .answers(
+            ok(content("application/octet-stream", map("type", "string", "format", "binary"))),
+            400,
+            401,
+            403,
+            404,
+            422);
   }
 
   // --- building blocks ------------------------------------------------------------------------

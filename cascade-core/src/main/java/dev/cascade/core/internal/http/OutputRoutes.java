@@ -10,6 +10,7 @@ import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
+import dev.cascade.core.Speedups;
 import dev.cascade.core.json.ResultsJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -86,18 +87,22 @@ final class OutputRoutes {
 
   private void results(Context ctx) {
     Run run = runs.get(ctx.pathParam("id"));
-    Json.send(ctx, 200, ResultsJson.writeResults(run, results.compare(run.id())));
+    Json.send(
+        ctx,
+        200,
+        ResultsJson.writeResults(run, results.compare(run.id()), ctx.queryParam("baseline")));
   }
 
   private void resultsCsv(Context ctx) throws IOException {
     Run run = runs.get(ctx.pathParam("id"));
     List<ConfigResult> compared = results.compare(run.id());
+    String baseline = Speedups.baseline(compared, ctx.queryParam("baseline")); // 400 before 200
     ctx.status(200);
     ctx.res().setContentType("text/csv; charset=utf-8");
     ctx.res()
         .setHeader("Content-Disposition", "attachment; filename=\"" + run.id() + "-results.csv\"");
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
-    ResultsCsv.write(compared, out);
+    ResultsCsv.write(compared, baseline, out);
     out.flush();
   }
 

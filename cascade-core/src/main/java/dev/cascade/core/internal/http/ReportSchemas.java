@@ -102,6 +102,8 @@ final class ReportSchemas {
             integer(),
             "name",
             string(),
+            "readable_name",
+            string("Demangled and shortened by c++filt when installed; else the name"),
             "uid",
             integer(),
             "instance",
@@ -109,7 +111,7 @@ final class ReportSchemas {
             "cycles",
             integer(),
             "instructions",
-            integer(),
+            integer("Thread instructions the simulator executed (gpu_sim_insn)"),
             "ipc",
             number(),
             "simulated_time_us",
@@ -158,7 +160,11 @@ final class ReportSchemas {
         object(
             List.of("name", "instance", "n", "replicas"),
             "name",
-            string("\"(all kernels)\" for the total"),
+            string("The symbol in the log; \"(all kernels)\" for the total"),
+            "readable_name",
+            string("Demangled and shortened by c++filt when installed; else the name"),
+            "label",
+            string("The launch's one name everywhere: name, or name#instance past the first"),
             "instance",
             integer(),
             "n",
@@ -168,11 +174,13 @@ final class ReportSchemas {
             "cycles",
             ref("Spread"),
             "instructions",
-            ref("Spread"),
+            describedRef("Spread", "Thread instructions the simulator executed (gpu_sim_insn)"),
             "ipc",
             ref("Spread"),
             "simulated_time_us",
-            ref("Spread")));
+            ref("Spread"),
+            "speedup",
+            nullableRef("KernelSpeedup")));
     schemas.put(
         "ConfigResult",
         object(
@@ -203,7 +211,19 @@ final class ReportSchemas {
             string(),
             "state",
             string(),
+            "baseline",
+            nullable(string("The config the speedups compare with: ?baseline=, else the first")),
+            "spread_rule",
+            string("How a speedup's verdict is decided"),
             "configs",
             array(ref("ConfigResult"))));
+  }
+
+  static Map<String, Object> describedRef(String schema, String description) {
+    return map("allOf", List.of(ref(schema)), "description", description);
+  }
+
+  static Map<String, Object> nullableRef(String schema) {
+    return map("allOf", List.of(ref(schema)), "nullable", true);
   }
 }

@@ -40,6 +40,16 @@ final class ResourceSchemas {
                 "field",
                 nullable(string("The request field concerned, such as entries[1].count")))));
     schemas.put("Health", object(List.of("status"), "status", string("ok")));
+    schemas.put(
+        "Uploads",
+        object(
+            List.of("s3_endpoint", "bucket", "prefix"),
+            "s3_endpoint",
+            string("The S3 endpoint's URL, such as http://127.0.0.1:9000"),
+            "bucket",
+            string("The bucket Cascade watches"),
+            "prefix",
+            string("Traces go under <prefix><trace id>/, such as accelsim-traces/")));
     runs(schemas);
     traces(schemas);
     gpuConfigs(schemas);
@@ -120,7 +130,12 @@ final class ResourceSchemas {
             "eta_s",
             nullable(number("Seconds from now to the estimated finish")),
             "eta_basis",
-            nullable(string("What the estimate comes from"))));
+            nullable(string("What the estimate comes from")),
+            "queued_reason",
+            nullable(
+                string(
+                    "Why a launched sim still waits in its launcher's queue (Slurm's state and"
+                        + " reason); null when it does not. In run responses only"))));
     // A run and its summary share their fields; the run lists its sims, the summary counts them.
     Map<String, Object> runFields =
         map(
@@ -165,7 +180,7 @@ final class ResourceSchemas {
             "block",
             nullable(string("x,y,z")),
             "instructions",
-            nullable(integer())));
+            nullable(integer("Warp-level instructions counted in the trace file"))));
     schemas.put(
         "Trace",
         object(
@@ -198,7 +213,16 @@ final class ResourceSchemas {
             time(),
             "updated_at",
             time()));
-    schemas.put("TraceList", object(List.of("traces"), "traces", array(ref("Trace"))));
+    schemas.put(
+        "SkippedFolder", object(List.of("name", "reason"), "name", string(), "reason", string()));
+    schemas.put(
+        "TraceList",
+        object(
+            List.of("traces"),
+            "traces",
+            array(ref("Trace")),
+            "skipped_folders",
+            array(ref("SkippedFolder"))));
   }
 
   private static void gpuConfigs(Map<String, Object> schemas) {

@@ -6,7 +6,9 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
+import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.ScheduleJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -20,8 +22,10 @@ final class RunRoutes {
   private final Auth auth;
   private final Clock clock;
   private final int maxJsonBytes;
+  private final QueuedSims queued;
 
-  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes) {
+  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+    this.queued = queued;
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;
@@ -53,8 +57,8 @@ final class RunRoutes {
     List<RunEntry> entries = new ArrayList<>(items.size());
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
-      int count = (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
-      entries.add(new RunEntry(gpuConfig, count, item.optionalTimeLimit("time_limit")));
+      entries.add(
+          new RunEntry(gpuConfig, count(item, gpuConfig), item.optionalTimeLimit("time_limit")));
     }
     Run run = runs.create(traceId, entries, options(body));
     ctx.header("Location", "/api/runs/" + run.id());
@@ -76,9 +80,26 @@ final class RunRoutes {
     }
   }
 
-  /** The run, each unfinished sim with its place in the queue and its estimated finish. */
+  /**
+   * The run, each unfinished sim with its place in the queue, its estimated finish and why its
+   * launcher still queues it.
+   */
   private Object withSchedule(Run run) {
-    return ApiJson.writeRun(run, clock.instant(), runs.schedule(run.id()));
+    return QueuedReasons.add(
+        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run.id())), queued);
+  }
+
+  /**
+   * An entry's count. A refusal names the config in words, as the web form and the command line
+   * show it ({@code count for "SM90_H100" must be 1 to 64; got 65}); the field path is beside it.
+   */
+  private static int count(JsonBody item, String gpuConfig) {
+    try {
+      return (int) item.requiredLong("count", 1, RunEntry.MAX_COUNT);
+    } catch (CascadeException e) {
+      String problem = e.getMessage().substring(e.field().length()).strip();
+      throw new CascadeException(e.code(), "count for \"" + gpuConfig + "\" " + problem, e.field());
+    }
   }
 
   private void list(Context ctx) {

@@ -26,7 +26,7 @@ final class TraceRoutes {
   }
 
   private void list(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeTraceList(traces.list()));
+    Json.send(ctx, 200, ApiJson.writeTraceList(traces.list(), traces.skippedFolders()));
   }
 
   private void get(Context ctx) {

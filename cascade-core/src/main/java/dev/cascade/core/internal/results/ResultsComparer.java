@@ -5,6 +5,7 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.Results;
 import dev.cascade.core.Run;
@@ -12,9 +13,14 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Spread;
+import dev.cascade.core.Trace;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.HardwareRepository;
 import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.RunRepository;
+import dev.cascade.core.internal.store.TraceRepository;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,17 +37,50 @@ public final class ResultsComparer implements Results {
 
   private final RunRepository runs;
   private final KernelRepository kernels;
+  private final TraceRepository traces;
   private final GpuConfigCatalog catalog;
+  private final HardwareCorrelator hardware;
 
   /**
    * Results of the runs in {@code database}, with each config's architecture and core clock taken
-   * from {@code catalog}.
+   * from {@code catalog}; hardware numbers only from the API.
    */
   public ResultsComparer(Database database, GpuConfigCatalog catalog) {
+    this(database, catalog, null);
+  }
+
+  /**
+   * As {@link #ResultsComparer(Database, GpuConfigCatalog)}, also reading hardware numbers from
+   * {@code hardware/*.csv} in each trace's folder under {@code tracesFolder}.
+   */
+  public ResultsComparer(Database database, GpuConfigCatalog catalog, Path tracesFolder) {
     Objects.requireNonNull(database, "database");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.runs = new RunRepository(database);
     this.kernels = new KernelRepository(database);
+    this.traces = new TraceRepository(database);
+    this.hardware =
+        new HardwareCorrelator(new HardwareRepository(database, Clock.systemUTC()), tracesFolder);
+  }
+
+  @Override
+  public HardwareCorrelation correlate(String runId) {
+    List<ConfigResult> results = compare(runId);
+    Run run = runs.find(runId).orElseThrow();
+    Trace trace =
+        traces
+            .find(run.traceId())
+            .orElseThrow(
+                () ->
+                    new CascadeException(
+                        ErrorCode.NOT_FOUND,
+                        "trace \""
+                            + run.traceId()
+                            + "\" of run \""
+                            + runId
+                            + "\" is no longer known",
+                        "trace_id"));
+    return hardware.correlate(trace, results);
   }
 
   /**
@@ -129,15 +168,20 @@ public final class ResultsComparer implements Results {
     List<KernelComparison> comparisons = new ArrayList<>();
     kernels.forEach(
         (key, series) -> comparisons.add(series.compare(key.name, key.instance, clockMhz)));
+    KernelComparison whole = total.compare(KernelComparison.TOTAL, 0, clockMhz);
+    if (whole.n() > 1
+        && whole.cycles().stdev() == 0
+        && comparisons.stream()
+            .allMatch(kernel -> kernel.cycles().min() == kernel.cycles().max())) {
+      notes.add(
+          "all "
+              + whole.n()
+              + " replicas agreed exactly on every kernel: "
+              + (long) whole.cycles().mean()
+              + " cycles in total, spread 0");
+    }
     return new ConfigResult(
-        gpuConfig,
-        arch,
-        clockMhz,
-        sims.size(),
-        succeeded.size(),
-        comparisons,
-        total.compare(KernelComparison.TOTAL, 0, clockMhz),
-        notes);
+        gpuConfig, arch, clockMhz, sims.size(), succeeded.size(), comparisons, whole, notes);
   }
 
   private Optional<GpuConfig> findConfig(String gpuConfig, List<String> notes) {

@@ -27,9 +27,16 @@ public final class HeartbeatCheck implements Runnable {
   private final RunSettings settings;
   private final Clock clock;
   private final Instant startedAt;
+  private final QueuedSims queued;
 
   public HeartbeatCheck(
-      SimRepository sims, SimMoves moves, Launches launches, RunSettings settings, Clock clock) {
+      SimRepository sims,
+      SimMoves moves,
+      Launches launches,
+      RunSettings settings,
+      Clock clock,
+      QueuedSims queued) {
+    this.queued = queued;
     this.sims = sims;
     this.moves = moves;
     this.launches = launches;
@@ -55,7 +62,10 @@ public final class HeartbeatCheck implements Runnable {
   public void run() {
     Instant now = clock.instant();
     for (Sim sim : sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST)) {
-      Duration silent = Duration.between(silentSince(sim), now);
+      if (queued.isQueued(sim.id())) {
+        continue; // a sim waiting in its launcher's queue cannot heartbeat yet
+      }
+      Duration silent = Duration.between(queued.silenceStart(sim.id(), silentSince(sim)), now);
       if (silent.compareTo(settings.giveUpAfter()) >= 0) {
         String error = "no heartbeat for " + silent.toSeconds() + "s";
         if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {

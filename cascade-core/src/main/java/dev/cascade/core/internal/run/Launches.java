@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -115,6 +116,41 @@ public final class Launches implements AutoCloseable {
     queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
   }
 
+  /**
+   * Queues the pending sims of one run entry: one batch launch call when the launcher takes batches
+   * (a Slurm job array, whose launcher has no slots: the cluster queues its tasks), else one launch
+   * per sim as {@link #submit} does, each after a slot.
+   */
+  void submitAll(List<Sim> entrySims, Run run, String traceId, Path traceDir, GpuConfig config) {
+    if (!launcher.launchesInBatches()) {
+      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, config));
+    } else if (!entrySims.isEmpty()) {
+      queue.submit(
+          entrySims.getFirst().id() + " and its entry",
+          () -> launchBatch(entrySims, traceId, traceDir, config));
+    }
+  }
+
+  private void launchBatch(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+    String url = mainUrl.join();
+    if (closing) {
+      return;
+    }
+    List<Sim> batch = new ArrayList<>();
+    for (Sim sim : entrySims) {
+      if (moves.startLaunch(sim.id(), clock.instant())) {
+        batch.add(sim);
+      }
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<LaunchOutcome> outcomes = launcher.launchAll(batch, traceId, traceDir, config, url);
+    for (int i = 0; i < batch.size(); i++) {
+      apply(batch.get(i), traceId, traceDir, outcomes.get(i));
+    }
+  }
+
   private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
     String url = mainUrl.join();
     if (closing) {
@@ -137,7 +173,11 @@ public final class Launches implements AutoCloseable {
           });
       return;
     }
-    switch (launcher.launch(sim, traceId, traceDir, config, url)) {
+    apply(sim, traceId, traceDir, launcher.launch(sim, traceId, traceDir, config, url));
+  }
+
+  private void apply(Sim sim, String traceId, Path traceDir, LaunchOutcome outcome) {
+    switch (outcome) {
       case LaunchOutcome.Launched launched -> {
         Instant launchedAt = clock.instant();
         if (!untilWritten(

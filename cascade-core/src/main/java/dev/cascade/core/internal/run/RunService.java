@@ -114,7 +114,7 @@ public final class RunService implements Runs {
         });
     events.committed();
     log.info("run {} created: trace {}, {} sims", runId, traceId, pending.size());
-    pending.forEach(sim -> submit(sim, run, request));
+    submitByEntry(pending, run, request);
     return get(runId);
   }
 
@@ -253,17 +253,25 @@ public final class RunService implements Runs {
             }
             return;
           }
-          runSims.forEach(sim -> submit(sim, run, request));
+          submitByEntry(runSims, run, request);
         });
   }
 
-  private void submit(Sim sim, Run run, RunRequestValidator.Validated request) {
-    GpuConfig config =
-        request.configs().entrySet().stream()
-            .filter(entry -> entry.getKey().gpuConfig().equals(sim.gpuConfig()))
-            .findFirst()
-            .orElseThrow()
-            .getValue();
-    launches.submit(sim, run, request.trace().id(), traces.folderOf(request.trace().id()), config);
+  /** Queues a run's sims for launch, each run entry's together (one job array on Slurm). */
+  private void submitByEntry(List<Sim> runSims, Run run, RunRequestValidator.Validated request) {
+    Map<String, List<Sim>> byConfig = new LinkedHashMap<>();
+    runSims.forEach(
+        sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
+    byConfig.forEach(
+        (gpuConfig, entrySims) -> {
+          GpuConfig config =
+              request.configs().entrySet().stream()
+                  .filter(entry -> entry.getKey().gpuConfig().equals(gpuConfig))
+                  .findFirst()
+                  .orElseThrow()
+                  .getValue();
+          String traceId = request.trace().id();
+          launches.submitAll(entrySims, run, traceId, traces.folderOf(traceId), config);
+        });
   }
 }

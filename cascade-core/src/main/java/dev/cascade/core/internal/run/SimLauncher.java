@@ -4,12 +4,15 @@ import dev.cascade.agent.SimContract;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Sim;
 import dev.cascade.core.spi.LaunchException;
+import dev.cascade.core.spi.LaunchResult;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,9 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Calls a {@link Launcher} for one sim and says what came of it: the sim gets the contract's
- * environment (DESIGN.md section 7) with its own token; a transient failure is tried again a few
- * times; a call that does not return in time fails. It touches no stored state: the caller applies
- * the {@link LaunchOutcome}.
+ * environment (DESIGN.md section 7) with a token made for this launch; a transient failure is tried
+ * again a few times; a call that does not return in time fails. It touches no stored state: the
+ * caller applies the {@link LaunchOutcome}.
  */
 final class SimLauncher implements AutoCloseable {
 
@@ -74,6 +77,95 @@ final class SimLauncher implements AutoCloseable {
         }
         return new LaunchOutcome.Failed("launch failed: " + e.getMessage());
       }
+    }
+  }
+
+  /** True when the launcher takes a run entry's sims in one {@link #launchAll} call. */
+  boolean launchesInBatches() {
+    return launcher.launchesInBatches();
+  }
+
+  /**
+   * Launches the sims of one run entry in one call of the launcher's {@code launchAll}, trying the
+   * ones that failed transiently again together; one outcome per sim, in order.
+   */
+  List<LaunchOutcome> launchAll(
+      List<Sim> batch, String traceId, Path traceDir, GpuConfig config, String mainUrl) {
+    LaunchOutcome[] outcomes = new LaunchOutcome[batch.size()];
+    List<Integer> left = new ArrayList<>();
+    SimLaunch[] launches = new SimLaunch[batch.size()];
+    for (int i = 0; i < batch.size(); i++) {
+      try {
+        launches[i] = launchOf(batch.get(i), traceId, traceDir, config, mainUrl);
+        left.add(i);
+      } catch (LaunchException e) {
+        outcomes[i] = new LaunchOutcome.Failed("launch failed: " + e.getMessage());
+      }
+    }
+    for (int attempt = 1; !left.isEmpty(); attempt++) {
+      List<SimLaunch> now = left.stream().map(i -> launches[i]).toList();
+      List<LaunchResult> results = callAllWithTimeout(now);
+      List<Integer> again = new ArrayList<>();
+      for (int j = 0; j < left.size(); j++) {
+        int i = left.get(j);
+        LaunchResult result = results.get(j);
+        if (result.isLaunched()) {
+          outcomes[i] = new LaunchOutcome.Launched(launcher.name(), result.ref());
+        } else if (closing) {
+          outcomes[i] = new LaunchOutcome.Abandoned();
+        } else if (result.failure().isTransient() && attempt < ATTEMPTS) {
+          again.add(i);
+        } else {
+          outcomes[i] = new LaunchOutcome.Failed("launch failed: " + result.failure().getMessage());
+        }
+      }
+      if (!again.isEmpty()) {
+        log.warn("launching {} sims failed (try {}); trying again", again.size(), attempt);
+        if (!sleep(Duration.ofSeconds(1L << (attempt - 1)))) {
+          again.forEach(i -> outcomes[i] = new LaunchOutcome.Abandoned());
+          again.clear();
+        }
+      }
+      left = again;
+    }
+    return List.of(outcomes);
+  }
+
+  private List<LaunchResult> callAllWithTimeout(List<SimLaunch> launches) {
+    try (ExecutorService call = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<List<LaunchResult>> results = call.submit(() -> launcher.launchAll(launches));
+      LaunchException failure;
+      try {
+        List<LaunchResult> answer = results.get(launchTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (answer.size() == launches.size()) {
+          return answer;
+        }
+        failure =
+            new LaunchException(
+                "the "
+                    + launcher.name()
+                    + " launcher gave "
+                    + answer.size()
+                    + " results for "
+                    + launches.size()
+                    + " sims");
+      } catch (TimeoutException e) {
+        results.cancel(true);
+        failure =
+            new LaunchException(
+                "the " + launcher.name() + " launcher did not answer within " + launchTimeout);
+      } catch (ExecutionException e) {
+        failure =
+            new LaunchException(
+                "the " + launcher.name() + " launcher failed: " + e.getCause(),
+                false,
+                e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = new LaunchException("interrupted while launching", true, e);
+      }
+      LaunchResult failed = LaunchResult.failed(failure);
+      return launches.stream().map(launch -> failed).toList();
     }
   }
 
@@ -145,7 +237,7 @@ final class SimLauncher implements AutoCloseable {
         new SimContract(
             app,
             sim.id(),
-            tokens.tokenFor(sim.id()),
+            tokens.issue(sim.id()),
             sim.runId(),
             sim.replica(),
             traceId,

@@ -1,89 +1,57 @@
 package dev.cascade.core.internal.run;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.cascade.core.internal.store.SimTokenRepository;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.util.HexFormat;
 
 /**
- * Per-sim bearer tokens: an HMAC of the sim id under a secret kept in the data dir. Nothing per sim
- * is stored, a restarted app still recognises the tokens of sims that kept running, and a token is
- * valid for its own sim only.
+ * Per-sim bearer tokens: 256 random bits made at each launch, handed to that sim only, and kept as
+ * a SHA-256 hash. A restarted app still recognises the tokens of sims that kept running (the hash
+ * is in the database), a token is valid for its own sim only, and nothing a sim can read (the data
+ * dir, the database) lets it compute another sim's token.
  */
 public final class SimTokens {
 
-  static final String SECRET_FILE = "sim-token.secret";
+  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final SecretKeySpec key;
+  private final SimTokenRepository repository;
 
-  private SimTokens(byte[] secret) {
-    this.key = new SecretKeySpec(secret, "HmacSHA256");
+  public SimTokens(SimTokenRepository repository) {
+    this.repository = repository;
   }
 
   /**
-   * Reads the secret from {@code dataDir}, creating it (readable by the owner only) when absent.
+   * A new token for sim {@code simId}, its hash stored before it is returned so the sim can use it
+   * at once. A token issued before for the same sim stays valid for it: after a crash mid-launch
+   * the relaunch may find the first launch's process still running (a Sail exec is deduplicated by
+   * the sim's id), and that process knows only the first token.
    */
-  public static SimTokens inDataDir(Path dataDir) {
-    Path file = dataDir.resolve(SECRET_FILE);
-    try {
-      if (!Files.exists(file)) {
-        byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
-        try {
-          Files.write(
-              file,
-              Base64.getEncoder().encode(secret),
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.WRITE);
-          try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-          } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system; the data dir's own permissions protect it.
-          }
-        } catch (FileAlreadyExistsException e) {
-          // Another process made it first; use theirs.
-        }
-      }
-      String text = Files.readString(file, StandardCharsets.US_ASCII).strip();
-      return new SimTokens(Base64.getDecoder().decode(text));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read or create the sim token secret " + file, e);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException(
-          "the sim token secret " + file + " is damaged; delete it (running sims will be refused)",
-          e);
-    }
+  public String issue(String simId) {
+    byte[] secret = new byte[32];
+    RANDOM.nextBytes(secret);
+    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    repository.put(simId, hash(token));
+    return token;
   }
 
-  /** The token sim {@code simId} presents. */
-  public String tokenFor(String simId) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(key);
-      byte[] digest = mac.doFinal(simId.getBytes(StandardCharsets.UTF_8));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is not available", e);
-    }
-  }
-
-  /** True when {@code token} is sim {@code simId}'s; compared in constant time. */
+  /**
+   * True when {@code token} was issued to sim {@code simId}. Only its SHA-256 hash is looked up, so
+   * comparing it in SQL tells an attacker nothing about a token's bytes.
+   */
   public boolean isValid(String simId, String token) {
-    if (simId == null || token == null) {
-      return false;
+    return simId != null && token != null && repository.holds(simId, hash(token));
+  }
+
+  static String hash(String token) {
+    try {
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(sha256.digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
     }
-    return MessageDigest.isEqual(
-        tokenFor(simId).getBytes(StandardCharsets.US_ASCII),
-        token.getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -163,6 +163,15 @@ public final class SimRepository {
   }
 
   /**
+   * Replaces the error of a failed sim with a fuller one (the launcher's reason its task ended in
+   * front of what the sim itself reported). Failed is final, so nothing else moves it meanwhile.
+   */
+  public void amendError(String simId, String error) {
+    Objects.requireNonNull(error, "error");
+    update(simId, "UPDATE sims SET error = ? WHERE state = 'failed' AND id = ?", error);
+  }
+
+  /**
    * Stamps the start of a launch call in the caller's write transaction, so silence is measured
    * even if the call never returns: for a sim still {@code pending}, or one left {@code launching}
    * without a launcher ref by an earlier process whose launch call never returned (a relaunch).

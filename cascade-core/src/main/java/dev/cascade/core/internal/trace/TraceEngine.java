@@ -2,6 +2,7 @@ package dev.cascade.core.internal.trace;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.store.Database;
@@ -61,6 +62,7 @@ public final class TraceEngine implements AutoCloseable {
   private final TraceFolders folders;
   private final TraceRepository repository;
   private final Clock clock;
+  private final long quietNanos;
   private final TraceLifecycle lifecycle;
   private final TraceProcessor processor;
 
@@ -112,7 +114,8 @@ public final class TraceEngine implements AutoCloseable {
     this.folders = new TraceFolders(tracesFolder);
     this.repository = new TraceRepository(Objects.requireNonNull(database, "database"));
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.lifecycle = new TraceLifecycle(requirePositive("quietPeriod", quietPeriod).toNanos());
+    this.quietNanos = requirePositive("quietPeriod", quietPeriod).toNanos();
+    this.lifecycle = new TraceLifecycle(quietNanos);
     this.processor = Objects.requireNonNull(processor, "processor");
     int instance = INSTANCES.incrementAndGet();
     this.watch =
@@ -176,6 +179,11 @@ public final class TraceEngine implements AutoCloseable {
   }
 
   /** The trace with this id; empty for an unknown or invalid id. */
+  /** The folders of the traces folder that are not traces, with why, as the last scan found. */
+  public List<SkippedFolder> skippedFolders() {
+    return folders.skipped();
+  }
+
   public Optional<Trace> find(String id) {
     return Trace.isValidId(id) ? repository.find(id) : Optional.empty();
   }
@@ -285,7 +293,8 @@ public final class TraceEngine implements AutoCloseable {
       Tracked t = tracked.get(id);
       boolean changed = false;
       if (t == null) {
-        t = new Tracked(snapshot, now);
+        // A folder Cascade wrote whole itself has been quiet as long as it needs to be.
+        t = new Tracked(snapshot, WrittenWhole.take(folder) ? now - quietNanos : now);
         tracked.put(id, t);
         changed = stored.isPresent() && TraceLifecycle.changedWhileDown(stored.get(), snapshot);
       } else if (!t.snapshot.equals(snapshot)) {

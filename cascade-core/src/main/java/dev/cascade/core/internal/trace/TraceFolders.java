@@ -2,13 +2,17 @@ package dev.cascade.core.internal.trace;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -18,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * The traces folder, {@code $CASCADE_DATA_DIR/s3/cascade/accelsim-traces}, and the safety of the
  * trace folders in it: a trace id must be valid and name a folder directly inside it, and a folder
  * that is a symbolic link must lead inside it too, so Cascade never reads a trace from elsewhere. A
- * folder refused while scanning is warned about once.
+ * folder refused while scanning is warned about once, and listed with why ({@link #skipped()}).
  */
 final class TraceFolders {
 
@@ -33,6 +37,7 @@ final class TraceFolders {
   private final Path root;
   private final Path bucketFolder;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private volatile List<SkippedFolder> skipped = List.of();
 
   TraceFolders(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -71,17 +76,26 @@ final class TraceFolders {
    * names are upload bookkeeping (s3proxy's {@code .mpus-} trees), never traces: null, silently.
    */
   Path safeFolder(String id) {
-    if (id.startsWith(".")) {
-      return null;
-    }
+    return id.startsWith(".") ? null : safeFolderOrWhy(id).folder();
+  }
+
+  /** A folder, or why it is not a safe trace folder. */
+  private record Checked(Path folder, String reason) {}
+
+  private Checked safeFolderOrWhy(String id) {
     try {
-      return folderOf(id);
+      return new Checked(folderOf(id), null);
     } catch (CascadeException e) {
       if (warned.add(id)) {
         log.warn("skipping \"{}\" in the traces folder: {}", id, e.getMessage());
       }
-      return null;
+      return new Checked(null, e.getMessage());
     }
+  }
+
+  /** The folders the last {@link #list()} found that are not traces, with why, by name. */
+  List<SkippedFolder> skipped() {
+    return skipped;
   }
 
   /**
@@ -91,30 +105,37 @@ final class TraceFolders {
   Set<String> list() throws IOException {
     Set<String> ids = new LinkedHashSet<>();
     if (!Files.isDirectory(root)) {
+      skipped = List.of();
       return ids;
     }
+    List<SkippedFolder> refused = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if (name.startsWith(".")) {
           continue; // upload bookkeeping (such as .mpus- trees), never a trace
         }
-        if (Files.isSymbolicLink(entry)) {
-          // Never followed: one leading outside is refused loudly, any other skipped.
-          if (safeFolder(name) != null && warned.add(name)) {
-            log.warn(
-                "skipping \"{}\" in the traces folder: it is a symbolic link; upload traces as"
-                    + " plain folders",
-                name);
-          }
-          continue;
-        }
-        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) || safeFolder(name) == null) {
+        boolean link = Files.isSymbolicLink(entry);
+        if (!link && !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
           continue; // a plain file beside the trace folders is not a trace
         }
-        ids.add(name);
+        Checked checked = safeFolderOrWhy(name);
+        if (checked.folder() == null) {
+          refused.add(new SkippedFolder(name, checked.reason()));
+        } else if (link) {
+          // Never followed: one leading outside is refused above, any other skipped.
+          String reason = "it is a symbolic link; upload traces as plain folders";
+          if (warned.add(name)) {
+            log.warn("skipping \"{}\" in the traces folder: {}", name, reason);
+          }
+          refused.add(new SkippedFolder(name, reason));
+        } else {
+          ids.add(name);
+        }
       }
     }
+    refused.sort(Comparator.comparing(SkippedFolder::name));
+    skipped = List.copyOf(refused);
     return ids;
   }
 

@@ -24,8 +24,8 @@ import java.util.Locale;
  *   <li>{@code status}: {@code "running"} means the profiler is still at work (the trace stays
  *       uploading), {@code "failed"} fails the trace; any other value, or none, means done;
  *   <li>{@code error}, else {@code reason}, else {@code error_message}: why the profiler failed;
- *   <li>{@code trace_gpu_arch}: the architecture the trace was captured on ({@code sm_90} when
- *       absent);
+ *   <li>{@code trace_gpu_arch}: the architecture the trace was captured on, a string naming a CUDA
+ *       architecture ({@code sm_90} when absent; anything else makes the metadata invalid);
  *   <li>{@code suggested_sim_config}: the GPU config the profiler suggests;
  *   <li>{@code model_name}, else {@code model} (a string, or an object with a {@code name}): the
  *       traced model;
@@ -49,6 +49,13 @@ record TraceMetadata(
   static final String FILE = "metadata.json";
   static final String RUNNING = "running";
   static final String FAILED = "failed";
+
+  /** The architectures of CUDA GPUs, as nvcc and Accel-Sim name them ({@code sm_<cc>}). */
+  static final List<String> CUDA_ARCHS =
+      List.of(
+          "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60",
+          "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89",
+          "sm_90", "sm_100", "sm_101", "sm_103", "sm_110", "sm_120", "sm_121");
 
   private static final ObjectMapper JSON =
       JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
@@ -96,6 +103,9 @@ record TraceMetadata(
       if (Files.isSymbolicLink(file)) {
         return new Invalid(FILE + " is a symbolic link; upload it as a plain file");
       }
+      if (Files.isDirectory(file)) {
+        return new Invalid(FILE + " is a folder; upload it as a file holding a JSON object");
+      }
       if (!Files.isRegularFile(file)) {
         return new Absent();
       }
@@ -119,6 +129,10 @@ record TraceMetadata(
                 + " holds a JSON "
                 + root.getNodeType().name().toLowerCase(Locale.ROOT)
                 + "; expected a JSON object");
+      }
+      String badArch = archProblem(root.get("trace_gpu_arch"));
+      if (badArch != null) {
+        return new Invalid(badArch);
       }
       return new Parsed(of(root));
     } catch (NoSuchFileException e) {
@@ -144,16 +158,61 @@ record TraceMetadata(
         sample(root.get("sample")));
   }
 
+  /**
+   * Why {@code trace_gpu_arch} cannot be the architecture of a trace: not a string, or not the
+   * {@code sm_<major><minor>} name of a CUDA architecture ({@link #CUDA_ARCHS}); null when it is
+   * one, or absent.
+   */
+  static String archProblem(JsonNode arch) {
+    if (arch == null || arch.isNull()) {
+      return null;
+    }
+    if (!arch.isTextual()) {
+      return FILE
+          + ": \"trace_gpu_arch\" must be a string such as \"sm_90\"; got "
+          + describeValue(arch);
+    }
+    String text = arch.textValue().strip();
+    if (text.isEmpty()) {
+      return null;
+    }
+    if (!CUDA_ARCHS.contains(text)) {
+      String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+      return FILE
+          + ": \"trace_gpu_arch\" is \""
+          + shown
+          + "\", which is not a CUDA architecture; expected one of "
+          + String.join(", ", CUDA_ARCHS);
+    }
+    return null;
+  }
+
+  private static String describeValue(JsonNode value) {
+    if (value.isNumber()) {
+      return "the number " + value.asText();
+    }
+    if (value.isBoolean()) {
+      return value.asText();
+    }
+    return value.isArray() ? "an array" : "an object";
+  }
+
   private static String describe(JsonProcessingException e) {
     JsonLocation location = e.getLocation();
     String where =
         location == null || location.getLineNr() < 1
             ? FILE
             : FILE + ":" + location.getLineNr() + ":" + location.getColumnNr();
-    String message = e.getOriginalMessage();
-    int newline = message == null ? -1 : message.indexOf('\n');
+    String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    int newline = message.indexOf('\n');
     if (newline >= 0) {
       message = message.substring(0, newline);
+    }
+    if (message.startsWith("Trailing token")) {
+      message = "it holds more than one JSON value; expected one object";
+    } else if (message.contains("`") || message.contains("com.") || message.contains("java.")) {
+      // The parser's remedies name its own classes and settings, not the file's problem.
+      message = "it cannot be read as one JSON object";
     }
     return where + ": not valid JSON: " + message;
   }

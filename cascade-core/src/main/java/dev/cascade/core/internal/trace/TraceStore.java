@@ -2,6 +2,7 @@ package dev.cascade.core.internal.trace;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.Traces;
 import dev.cascade.core.internal.store.Database;
@@ -63,6 +64,11 @@ public final class TraceStore implements Traces, AutoCloseable {
   /** Every trace, oldest first. */
   public List<Trace> list() {
     return engine.list();
+  }
+
+  @Override
+  public List<SkippedFolder> skippedFolders() {
+    return engine.skippedFolders();
   }
 
   /** The trace with this id; empty when there is none (or the id is not a valid trace id). */

@@ -22,11 +22,13 @@ final class DemoTraceSeederTest {
     assertThat(demo.kernelCount()).isEqualTo(5);
     assertThat(demo.kernels())
         .extracting(KernelInfo::threadBlocks)
-        .containsExactly(36L, 48L, 144L, 12L, 48L);
+        .containsExactly(36L, 512L, 144L, 12L, 512L);
     assertThat(demo.kernels())
         .allSatisfy(kernel -> assertThat(kernel.header().binaryVersion()).isEqualTo(90));
     // 4 warps a block; GEMM: 5 + 12 * 10 + 1 instructions a warp.
     assertThat(demo.kernels().getFirst().instructions()).hasValue(36L * 4 * (5 + 12 * 10 + 1));
+    // The residual adds: 2 loads, 2 adds and a store per row, 8 rows a warp.
+    assertThat(demo.kernels().get(1).instructions()).hasValue(512L * 4 * (5 + 8 * 5 + 1));
     assertThat(Files.readString(traces.resolve("demo/metadata.json")))
         .contains("\"trace_gpu_arch\": \"sm_90\"");
     assertThat(Files.readString(traces.resolve("sample-llama-mlp/metadata.json")))

@@ -9,7 +9,6 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.Engine;
-import dev.cascade.core.internal.run.SimTokens;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import dev.cascade.core.testkit.TestTraces;
@@ -47,7 +46,6 @@ final class ApiServer implements AutoCloseable {
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(5))
           .build();
-  private final SimTokens tokens;
 
   private ApiServer(Path dataDir, UnaryOperator<ServerSettings> settings) throws IOException {
     this.dataDir = dataDir;
@@ -72,7 +70,6 @@ final class ApiServer implements AutoCloseable {
                 .settings());
     this.api = HttpApi.start(engine, settings.apply(ServerSettings.defaults().withPort(0)));
     engine.startLaunching("http://127.0.0.1:9");
-    this.tokens = SimTokens.inDataDir(dataDir);
     await()
         .atMost(WAIT)
         .until(
@@ -93,8 +90,23 @@ final class ApiServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + api.port() + path);
   }
 
+  /**
+   * The token sim {@code simId} was last launched with, as the launcher handed it over (waiting for
+   * the launch); for a sim that does not exist, a made-up one.
+   */
   String simToken(String simId) {
-    return tokens.tokenFor(simId);
+    if (engine.runs().find(runIdOf(simId)).isEmpty()) {
+      return "not-a-sim-token";
+    }
+    return await().atMost(WAIT).until(() -> launcher.tokenOf(simId), token -> token != null);
+  }
+
+  private String runIdOf(String simId) {
+    try {
+      return engine.runs().sim(simId).runId();
+    } catch (RuntimeException e) {
+      return "r_none";
+    }
   }
 
   Response get(String path, String... headers) {
@@ -221,6 +233,16 @@ final class ApiServer implements AutoCloseable {
     @Override
     public String name() {
       return "idle";
+    }
+
+    String tokenOf(String simId) {
+      String token = null;
+      for (SimLaunch launch : launches) {
+        if (launch.simId().equals(simId)) {
+          token = launch.contract().simToken();
+        }
+      }
+      return token;
     }
 
     @Override

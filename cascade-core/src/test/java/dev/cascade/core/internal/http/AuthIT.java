@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -142,6 +143,44 @@ final class AuthIT {
                 ServerSettings.defaults().withBind("0.0.0.0").withPort(0).withToken(TOKEN))) {
       assertThat(loopback.url()).isEqualTo("http://127.0.0.1:" + loopback.port());
       assertThat(everywhere.url()).isEqualTo("http://127.0.0.1:" + everywhere.port());
+    }
+  }
+
+  @Test
+  void start_readsShortAndMappedLoopbackFormsAndBracketsIpv6InItsUrl() {
+    try (HttpApi shortForm =
+            HttpApi.start(server.engine, ServerSettings.defaults().withBind("127.1").withPort(0));
+        HttpApi mapped =
+            HttpApi.start(
+                server.engine,
+                ServerSettings.defaults().withBind("::ffff:127.0.0.1").withPort(0))) {
+      assertThat(shortForm.url()).isEqualTo("http://127.0.0.1:" + shortForm.port());
+      assertThat(mapped.url()).isEqualTo("http://127.0.0.1:" + mapped.port());
+    }
+    Assumptions.assumeTrue(ipv6Loopback(), "this machine has no IPv6 loopback");
+    try (HttpApi six =
+        HttpApi.start(server.engine, ServerSettings.defaults().withBind("::1").withPort(0))) {
+      assertThat(six.url()).isEqualTo("http://[::1]:" + six.port());
+      assertThat(
+              server
+                  .http
+                  .sendAsync(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create(six.url() + "/healthz"))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.discarding())
+                  .join()
+                  .statusCode())
+          .isEqualTo(200);
+    }
+  }
+
+  private static boolean ipv6Loopback() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+      socket.bind(new java.net.InetSocketAddress("::1", 0));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
     }
   }
 }

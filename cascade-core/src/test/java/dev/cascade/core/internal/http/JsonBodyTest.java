@@ -40,6 +40,35 @@ final class JsonBodyTest {
   }
 
   @Test
+  void parse_saysWhatIsWrongWithTheRequestNeverTheParser() {
+    List<String> bad =
+        List.of(
+            "{} {}",
+            "{\"a\": 1} [",
+            "[".repeat(100) + "]".repeat(100),
+            "{\"a\": " + "1".repeat(200) + "}",
+            "{\"a\": ",
+            "{\"a\": tru}",
+            "{\"a\": NaN}",
+            "{'a': 1}",
+            "\u0000");
+    for (String json : bad) {
+      assertThatThrownBy(() -> parse(json))
+          .as(json.length() > 40 ? json.substring(0, 40) : json)
+          .isInstanceOf(CascadeException.class)
+          .hasMessageStartingWith("the request body is not valid JSON")
+          .message()
+          .doesNotContain("com.", "java.", "jackson", "Exception", "`", "StreamReadConstraints");
+    }
+    assertRefused(
+        () -> parse("[".repeat(100) + "]".repeat(100)),
+        ErrorCode.BAD_REQUEST,
+        null,
+        "deeper than 64 levels");
+    assertRefused(() -> parse("{} {}"), ErrorCode.BAD_REQUEST, null, "more than one JSON value");
+  }
+
+  @Test
   void parse_refusesAnythingButAnObjectAs422() {
     for (String json : List.of("[]", "1", "\"x\"", "null", "false")) {
       assertRefused(() -> parse(json), ErrorCode.INVALID, null, "must be a JSON object");

@@ -202,6 +202,29 @@ final class MalformedRequestsIT {
   }
 
   /** Sends raw bytes and reads the status line (empty when the server just closed). */
+  @Test
+  void connectAndOtherRefusedRequests_closeTheConnection() throws IOException {
+    for (String request :
+        List.of(
+            "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+            "GET /api/runs HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")) {
+      try (Socket socket = new Socket("127.0.0.1", server.api.port())) {
+        socket.setSoTimeout(5_000);
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        try {
+          socket.getInputStream().transferTo(read);
+        } catch (java.net.SocketTimeoutException e) {
+          throw new AssertionError(
+              request.split(" ")[0] + ": the connection stayed open after " + read, e);
+        }
+        String answer = read.toString(StandardCharsets.ISO_8859_1);
+        assertThat(answer).as(request).startsWith("HTTP/1.1 4").doesNotContain(" 500");
+      }
+    }
+  }
+
   private String rawStatusLine(String request) throws IOException {
     try (Socket socket = new Socket("127.0.0.1", server.api.port())) {
       socket.setSoTimeout(10_000);

@@ -3,15 +3,23 @@ package dev.cascade.core.internal.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.ConfigCorrelation;
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.ConfigSpeedups;
+import dev.cascade.core.CorrelationFit;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
+import dev.cascade.core.KernelMatch;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
+import dev.cascade.core.Speedups;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.JsonSamples;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.json.ScheduleJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,12 +129,16 @@ final class OpenApiIT {
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
-    written.put(
-        "Sim",
-        ApiJson.writeSim(
-            JsonSamples.runningSim(),
-            JsonSamples.T0,
-            new SimSchedule(JsonSamples.runningSim().id(), null, JsonSamples.T0, "1 earlier sim")));
+    // A sim as run responses show it: the mapping's fields and the app's queued_reason.
+    Map<String, Object> sim =
+        new LinkedHashMap<>(
+            ScheduleJson.writeSim(
+                JsonSamples.runningSim(),
+                JsonSamples.T0,
+                new SimSchedule(
+                    JsonSamples.runningSim().id(), null, JsonSamples.T0, "1 earlier sim")));
+    sim.put("queued_reason", null);
+    written.put("Sim", sim);
     written.put("KernelResult", ResultsJson.writeKernel(JsonSamples.kernel(), 1980.0));
     written.put(
         "SimKernels",
@@ -137,6 +149,26 @@ final class OpenApiIT {
     written.put("ConfigResult", ResultsJson.writeConfigResult(config));
     written.put("Results", ResultsJson.writeResults(JsonSamples.run(), List.of(config)));
     written.put("Error", ApiJson.writeError("invalid", "bad", "trace_id"));
+    List<ConfigSpeedups> speedups = Speedups.against(List.of(config, config), null);
+    written.put("KernelSpeedup", ResultsJson.writeSpeedup(speedups.get(1).total()));
+    written.put("SpeedupRatio", ResultsJson.writeSpeedupRatio(speedups.get(1).total().cycles()));
+    KernelMatch match = new KernelMatch("k", 0, "k(int)", 100.0, 110.0, 1.0, 1.1);
+    ConfigCorrelation correlated =
+        new ConfigCorrelation(
+            "SM90_H100",
+            List.of(match),
+            CorrelationFit.of(List.of(100.0), List.of(110.0)),
+            null,
+            List.of());
+    Map<String, Object> correlation =
+        CorrelationJson.write(
+            "r_1",
+            new HardwareCorrelation("demo", "sm_90", "ncu.csv", 1, List.of(correlated), List.of()));
+    written.put("HardwareCorrelation", correlation);
+    written.put("ConfigCorrelation", firstOf(correlation, "configs"));
+    written.put("KernelMatch", firstOf(firstOf(correlation, "configs"), "kernels"));
+    written.put("CorrelationFit", fieldOf(firstOf(correlation, "configs"), "cycles"));
+    written.put("HardwareStored", CorrelationJson.writeHardwareStored("demo", "ncu.csv", 5));
     written.put("SimEventData", toMap(ApiJson.writeEvent(event)));
 
     JsonNode schemas = document.get("components").get("schemas");
@@ -154,6 +186,16 @@ final class OpenApiIT {
               required ->
                   assertThat(entry.getValue()).as(entry.getKey()).containsKey(required.asText()));
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> firstOf(Map<String, Object> map, String field) {
+    return ((List<Map<String, Object>>) map.get(field)).get(0);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> fieldOf(Map<String, Object> map, String field) {
+    return (Map<String, Object>) map.get(field);
   }
 
   @SuppressWarnings("unchecked")

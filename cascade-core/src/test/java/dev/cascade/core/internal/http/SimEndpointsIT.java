@@ -195,8 +195,9 @@ final class SimEndpointsIT {
             "Authorization",
             "Bearer " + server.simToken("s_nope"));
 
-    assertThat(reply.status()).isEqualTo(404);
-    assertThat(reply.errorCode()).isEqualTo("not_found");
+    // No token was ever issued to a sim that does not exist, so no token can be its.
+    assertThat(reply.status()).isEqualTo(403);
+    assertThat(reply.errorCode()).isEqualTo("forbidden");
   }
 
   @Test

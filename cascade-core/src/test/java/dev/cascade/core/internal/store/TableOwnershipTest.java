@@ -36,7 +36,9 @@ final class TableOwnershipTest {
           "sims", "SimRepository.java",
           "chunks", "ChunkRepository.java",
           "sim_kernels", "KernelRepository.java",
-          "events", "EventRepository.java");
+          "events", "EventRepository.java",
+          "trace_hardware", "HardwareRepository.java",
+          "sim_tokens", "SimTokenRepository.java");
 
   /** A statement naming a table: {@code FROM sims}, {@code JOIN sims}, {@code INTO}, ... */
   private static final Pattern TABLE_IN_SQL =

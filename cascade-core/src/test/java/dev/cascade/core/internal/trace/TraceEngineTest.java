@@ -235,4 +235,28 @@ final class TraceEngineTest {
 
     assertThat(engine.find("t").orElseThrow().reason()).contains("traces/kernelslist.g is missing");
   }
+
+  @Test
+  void aFolderNamedMetadataJson_failsTheTraceWithAReasonInsteadOfUploadingForever() {
+    TraceEngine engine = start(folder -> ONE_KERNEL);
+    // As an S3 client makes it: an object under the key metadata.json/..., beside the trace.
+    TestTraces.write(trace("t").resolve("traces/kernelslist.g"), "kernel-1.traceg\n");
+    TestTraces.write(trace("t").resolve("metadata.json/part"), "{}");
+
+    awaitState(engine, "t", TraceState.FAILED);
+
+    assertThat(engine.find("t").orElseThrow().reason()).contains("metadata.json is a folder");
+  }
+
+  @Test
+  void aTraceGpuArchThatIsNoArchitecture_failsTheTraceNamingFieldAndValue() {
+    TraceEngine engine = start(folder -> ONE_KERNEL);
+    TestTraces.write(trace("t").resolve("metadata.json"), "{\"trace_gpu_arch\": \"../../etc\"}");
+
+    awaitState(engine, "t", TraceState.FAILED);
+
+    assertThat(engine.find("t").orElseThrow().reason())
+        .contains("trace_gpu_arch")
+        .contains("\"../../etc\"");
+  }
 }

@@ -70,8 +70,6 @@ final class TraceMetadataTest {
     assertThat(metadata.sample()).isTrue();
     assertThat(parsed("{\"model\": \"opt\"}").modelName()).isEqualTo("opt");
     assertThat(parsed("{\"sample\": false}").sample()).isFalse();
-    assertThat(parsed("{\"trace_gpu_arch\": {\"not\": \"text\"}}").traceGpuArch())
-        .isEqualTo("sm_90");
   }
 
   @Test
@@ -99,6 +97,39 @@ final class TraceMetadataTest {
     assertThat(invalid("")).contains("metadata.json").contains("empty");
     assertThat(invalid("[1, 2]")).contains("JSON array").contains("expected a JSON object");
     assertThat(invalid("{\"a\": 1} {\"b\": 2}")).startsWith("metadata.json:1:");
+  }
+
+  @Test
+  void read_aTraceGpuArchThatIsNoCudaArchitecture_isInvalidNamingFieldAndValue() {
+    assertThat(invalid("{\"trace_gpu_arch\": 123}"))
+        .contains("\"trace_gpu_arch\"")
+        .contains("must be a string")
+        .contains("the number 123");
+    assertThat(invalid("{\"trace_gpu_arch\": {\"not\": \"text\"}}")).contains("an object");
+    assertThat(invalid("{\"trace_gpu_arch\": \"sm_999\"}"))
+        .contains("\"sm_999\"")
+        .contains("not a CUDA architecture")
+        .contains("sm_90");
+    assertThat(invalid("{\"trace_gpu_arch\": \"../../etc\"}")).contains("\"../../etc\"");
+    assertThat(parsed("{\"trace_gpu_arch\": \"sm_120\"}").traceGpuArch()).isEqualTo("sm_120");
+    assertThat(parsed("{\"trace_gpu_arch\": null}").traceGpuArch()).isEqualTo("sm_90");
+  }
+
+  @Test
+  void read_aFolderNamedMetadataJson_isInvalidNotAbsent() throws IOException {
+    Files.createDirectories(folder.resolve("metadata.json").resolve("inner"));
+
+    assertThat(TraceMetadata.read(folder))
+        .isInstanceOfSatisfying(
+            TraceMetadata.Invalid.class,
+            invalid -> assertThat(invalid.reason()).contains("metadata.json is a folder"));
+  }
+
+  @Test
+  void read_trailingJson_saysSoWithoutTheParsersClassNames() {
+    assertThat(invalid("{\"a\": 1} {\"b\": 2}"))
+        .contains("more than one JSON value")
+        .doesNotContain("com.", "`", "JsonNode");
   }
 
   @Test

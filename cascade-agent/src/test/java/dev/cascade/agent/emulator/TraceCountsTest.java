@@ -1,0 +1,79 @@
+package dev.cascade.agent.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the emulator counts once per kernel when it reads a trace. */
+final class TraceCountsTest {
+
+  @TempDir Path dir;
+
+  private EmulatedKernel read(String warp) throws Exception {
+    Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg\n");
+    Files.writeString(
+        dir.resolve("kernel-1.traceg"),
+        """
+        -kernel name = _Z1kv
+        -kernel id = 1
+        -grid dim = (1,1,1)
+        -block dim = (32,1,1)
+        -shmem = 0
+        -nregs = 32
+
+        #BEGIN_TB
+
+        thread block = 0,0,0
+
+        warp = 0
+        insts = 1
+        """
+            + warp
+            + "\n#END_TB\n");
+    return EmulatedTrace.load(dir, Long.MAX_VALUE).kernels().getFirst();
+  }
+
+  @Test
+  void independentLoads_shareOneRoundTrip() throws Exception {
+    EmulatedKernel kernel =
+        read(
+            """
+            0000 ffffffff 1 R4 LDG.E.128 1 R2 16 1 0x7f0000000000 16 0
+            0010 ffffffff 1 R8 LDG.E.128 1 R2 16 1 0x7f0000001000 16 0
+            0020 ffffffff 1 R12 FADD 2 R7 R11 0 0
+            0030 ffffffff 0 EXIT 0 0 0
+            """);
+
+    // R7 is the last register of the first 16-byte load: reading it waits for both loads.
+    assertThat(kernel.loadRoundTrips()).isEqualTo(1);
+    assertThat(kernel.loadBytes()).isEqualTo(2 * 16 * 32);
+    assertThat(kernel.longestWarp()).isEqualTo(4);
+  }
+
+  @Test
+  void aChainOfDependentLoads_waitsOnceForEach_andInactiveOrRepeatedLinesNotAtAll()
+      throws Exception {
+    EmulatedKernel kernel =
+        read(
+            """
+            0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f0000000000 4 0
+            0010 ffffffff 1 R6 LDG.E 1 R4 4 1 0x7f0000001000 4 0
+            0020 ffffffff 1 R8 LDG.E 1 R6 4 1 0x7f0000002000 4 0
+            0030 00000000 1 R9 LDG.E 1 R8 4 1 0x0 0 0
+            0040 ffffffff 1 R10 LDG.E 1 R2 4 1 0x7f0000000010 4 0
+            0050 ffffffff 0 STG.E 2 R2 R10 4 1 0x7f0000003000 4 0
+            0060 ffffffff 0 EXIT 0 0 0
+            """);
+
+    // Each load waits for the one before; the masked one moves nothing but, reading R8, still
+    // waits for the third (a scoreboard stalls whatever the mask). The last load re-reads the
+    // first one's line (an L1 hit), so the store does not wait for DRAM.
+    assertThat(kernel.loadRoundTrips()).isEqualTo(3);
+    assertThat(kernel.globalLoads()).isEqualTo(4);
+    assertThat(kernel.globalStores()).isEqualTo(1);
+    assertThat(kernel.storeBytes()).isEqualTo(128);
+  }
+}

@@ -1,0 +1,201 @@
+package dev.cascade.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cascade.core.internal.Engine;
+import dev.cascade.core.internal.run.Heartbeat;
+import dev.cascade.core.spi.LaunchResult;
+import dev.cascade.core.spi.Launcher;
+import dev.cascade.core.spi.LauncherStatus;
+import dev.cascade.core.spi.SimLaunch;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Launchers that take batches and know their own queue (as Slurm's does): one launch call per run
+ * entry, queued sims not failed for silence, and an outside end failing the sim with its reason.
+ */
+final class BatchLauncherTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @TempDir Path dataDir;
+  private final TestClock clock = new TestClock();
+  private final BatchLauncher launcher = new BatchLauncher();
+  private Engine engine;
+
+  @BeforeEach
+  void start() throws IOException {
+    TestTraces.writeReady(dataDir, "demo", 3);
+    engine =
+        Engine.open(
+            CascadeSettings.builder()
+                .dataDir(dataDir)
+                .launcher(launcher)
+                .catalog(GpuConfigCatalog.builtIn())
+                .clock(clock)
+                .monitorInterval(Duration.ZERO)
+                .uploadQuietPeriod(Duration.ofMillis(100))
+                .traceRescanInterval(Duration.ofMillis(100))
+                .simCommand(List.of("simulate"))
+                .mainUrl("http://127.0.0.1:9999")
+                .settings());
+    engine.startLaunching("http://127.0.0.1:9999");
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                engine.traces().find("demo").map(t -> t.state() == TraceState.READY).orElse(false));
+  }
+
+  @AfterEach
+  void close() {
+    engine.close();
+  }
+
+  private Run launched(RunEntry... entries) {
+    Run run = engine.runs().create("demo", List.of(entries));
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                engine.runs().get(run.id()).sims().stream()
+                    .allMatch(sim -> sim.launcherRef() != null));
+    return engine.runs().get(run.id());
+  }
+
+  @Test
+  void eachRunEntry_isOneLaunchAllCall() {
+    Run run = launched(new RunEntry("SM90_H100", 3), new RunEntry("SM90_H200", 2));
+
+    assertThat(launcher.batches).hasSize(2);
+    assertThat(launcher.batches)
+        .allSatisfy(
+            batch ->
+                assertThat(batch)
+                    .extracting(launch -> launch.contract().gpuConfig())
+                    .containsOnly(batch.getFirst().contract().gpuConfig()));
+    assertThat(launcher.batches).extracting(List::size).containsExactlyInAnyOrder(3, 2);
+    assertThat(run.sims()).allSatisfy(sim -> assertThat(sim.launcherRef()).startsWith("task-"));
+  }
+
+  @Test
+  void queuedSim_isNotFailedForSilence_andCountsFromWhenItLeftTheQueue() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(
+        sim.launcherRef(), LauncherStatus.queued("Slurm state PENDING (Priority)"));
+
+    clock.advance(Duration.ofHours(2));
+    engine.checkLauncherStatus();
+    engine.checkHeartbeats();
+
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.LAUNCHING);
+    assertThat(engine.queued().reason(sim.id())).contains("Slurm state PENDING (Priority)");
+
+    // It starts: silence counts from when it was last seen queued, not from the launch.
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    clock.advance(Duration.ofSeconds(5));
+    engine.checkLauncherStatus();
+    engine.checkHeartbeats();
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.LAUNCHING);
+    assertThat(engine.queued().reason(sim.id())).isEmpty();
+
+    clock.advance(Duration.ofSeconds(600));
+    engine.checkHeartbeats();
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.FAILED);
+  }
+
+  @Test
+  void taskEndedWithoutTheFinalReport_failsTheSimWithTheLaunchersWords_onTheSecondPoll() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
+    launcher.statuses.put(
+        sim.launcherRef(), LauncherStatus.killed("Slurm state OUT_OF_MEMORY (OutOfMemory)"));
+
+    engine.checkLauncherStatus();
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.RUNNING);
+    engine.checkLauncherStatus();
+
+    Sim failed = engine.runs().sim(sim.id());
+    assertThat(failed.state()).isEqualTo(SimState.FAILED);
+    assertThat(failed.error())
+        .isEqualTo(
+            "its batch task "
+                + sim.launcherRef()
+                + " ended without the sim's final report: Slurm state OUT_OF_MEMORY (OutOfMemory)");
+  }
+
+  @Test
+  void simThatReportedItsOwnFailure_getsAnOutsideEndInFrontOfItsError() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    engine.checkLauncherStatus();
+    engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "cancelled", 143, 0));
+    launcher.statuses.put(
+        sim.launcherRef(), LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
+
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).error())
+        .isEqualTo("Slurm state TIMEOUT (TimeLimit); the sim reported: cancelled");
+  }
+
+  @Test
+  void simThatReportedItsOwnFailure_keepsItsErrorWhenTheTaskJustEnded() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    engine.checkLauncherStatus();
+    engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "deadlock", 1, 0));
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.ended("Slurm state CANCELLED"));
+
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).error()).isEqualTo("deadlock");
+  }
+
+  /** Takes batches, answers statuses from a map, starts nothing. */
+  private static final class BatchLauncher implements Launcher {
+    final List<List<SimLaunch>> batches = new CopyOnWriteArrayList<>();
+    final Map<String, LauncherStatus> statuses = new ConcurrentHashMap<>();
+
+    @Override
+    public String name() {
+      return "batch";
+    }
+
+    @Override
+    public boolean launchesInBatches() {
+      return true;
+    }
+
+    @Override
+    public List<LaunchResult> launchAll(List<SimLaunch> launches) {
+      batches.add(List.copyOf(launches));
+      return launches.stream().map(l -> LaunchResult.launched("task-" + l.simId())).toList();
+    }
+
+    @Override
+    public String launch(SimLaunch launch) {
+      throw new AssertionError("a batch launcher gets launchAll calls only");
+    }
+
+    @Override
+    public Map<String, LauncherStatus> status(Collection<String> refs) {
+      return Map.copyOf(statuses);
+    }
+
+    @Override
+    public void stop(String launcherRef) {}
+  }
+}

@@ -1,0 +1,236 @@
+package dev.cascade.s3;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.S3Exceptions;
+import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Keys the file system cannot hold are refused with a 400 S3 error, which clients do not retry,
+ * instead of the file system's error as a 500. A key too long is S3's {@code KeyTooLongError}; a
+ * key that is no plain file path ({@code .}, {@code ..} or empty parts), that names one of the
+ * endpoint's temporary files ({@code <name>-<uuid>}), or that would need a file where a folder of
+ * other keys is (or the other way round) is {@code InvalidArgument}. S3 allows keys of up to 1024
+ * bytes; here each {@code /}-separated part is also a file name (at most 255 bytes), and s3proxy's
+ * temporary names add up to 85 bytes to it ({@code <name>-<uuid>}, {@code .mpus-<upload
+ * id>-<name>-stub-<uuid>}), so a part may be at most 170 bytes. Reading or deleting such a key
+ * finds nothing, as S3 would.
+ */
+final class StorableKeys extends ForwardingBlobStore {
+
+  /** S3's own limit on a whole key, in UTF-8 bytes. */
+  static final int MAX_KEY_BYTES = 1024;
+
+  /** A file name's 255 bytes, less the room s3proxy's temporary names need around a part. */
+  static final int MAX_PART_BYTES = 170;
+
+  private static final Pattern TEMPORARY_NAME =
+      Pattern.compile(
+          ".+-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+  private final Path root;
+
+  /**
+   * @param root the folder that holds a folder per bucket, each object a file in it
+   */
+  StorableKeys(BlobStore blobStore, Path root) {
+    super(blobStore);
+    this.root = root;
+  }
+
+  /** Why {@code key} cannot be stored, when it cannot. */
+  static Optional<String> problem(String key) {
+    if (key == null) {
+      return Optional.empty();
+    }
+    int bytes = key.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_KEY_BYTES) {
+      return Optional.of(
+          "Your key is too long: "
+              + bytes
+              + " bytes, and a key may be at most "
+              + MAX_KEY_BYTES
+              + " bytes.");
+    }
+    for (String part : key.split("/", -1)) {
+      int partBytes = part.getBytes(StandardCharsets.UTF_8).length;
+      if (partBytes > MAX_PART_BYTES) {
+        return Optional.of(
+            "Your key is too long: one of its '/'-separated parts is "
+                + partBytes
+                + " bytes, and this endpoint stores each part in a file name, which leaves room for "
+                + MAX_PART_BYTES
+                + " bytes at most.");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@code key} is no plain file path here, when it is not. */
+  static Optional<String> notAPath(String key) {
+    if (key == null) {
+      return Optional.empty();
+    }
+    String[] parts = key.split("/", -1);
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      boolean trailingSlash = i == parts.length - 1 && i > 0 && part.isEmpty();
+      if (part.equals(".") || part.equals("..") || (part.isEmpty() && !trailingSlash)) {
+        return Optional.of(
+            "The key \""
+                + key
+                + "\" has a part that is \""
+                + part
+                + "\": this endpoint stores each key as a file path, so no part may be empty, \".\""
+                + " or \"..\".");
+      }
+      // Hidden names are s3proxy's own (its multipart stubs), never a trace's files.
+      if (!part.startsWith(".") && TEMPORARY_NAME.matcher(part).matches()) {
+        return Optional.of(
+            "The key \""
+                + key
+                + "\" has a part named like the endpoint's own temporary files (<name>-<uuid>);"
+                + " rename it.");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@code key} cannot be a file in {@code bucket} as it is now, when it cannot. */
+  private Optional<String> folderConflict(String bucket, String key) {
+    Path folder = root.resolve(bucket);
+    String[] parts = key.split("/");
+    Path at = folder;
+    for (int i = 0; i < parts.length; i++) {
+      at = at.resolve(parts[i]);
+      boolean last = i == parts.length - 1;
+      if (!last && Files.isRegularFile(at, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(
+            "The key \""
+                + key
+                + "\" needs a folder where the object \""
+                + folder.relativize(at)
+                + "\" is: this endpoint stores keys as file paths, so a key cannot be both an"
+                + " object and a prefix of others.");
+      }
+      if (last && !key.endsWith("/") && Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(
+            "The key \""
+                + key
+                + "\" is a prefix of other keys: this endpoint stores keys as file paths, so it"
+                + " cannot also be an object.");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void requireStorable(String bucket, String key) {
+    Optional<String> tooLong = problem(key);
+    if (tooLong.isPresent()) {
+      throw refusal("KeyTooLongError", tooLong.get());
+    }
+    Optional<String> refused = notAPath(key).or(() -> folderConflict(bucket, key));
+    if (refused.isPresent()) {
+      throw refusal("InvalidArgument", refused.get());
+    }
+  }
+
+  private static S3Exception refusal(String code, String message) {
+    return (S3Exception)
+        S3Exception.builder()
+            .statusCode(400)
+            .message(message)
+            .awsErrorDetails(
+                AwsErrorDetails.builder()
+                    .serviceName("S3")
+                    .errorCode(code)
+                    .errorMessage(message)
+                    .build())
+            .build();
+  }
+
+  private static void requireFindable(String bucket, String key) {
+    if (problem(key).isPresent() || notAPath(key).isPresent()) {
+      throw S3Exceptions.noSuchKey(bucket, key, null);
+    }
+  }
+
+  @Override
+  public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
+    requireStorable(request.bucket(), request.key());
+    return super.putBlob(request, input);
+  }
+
+  @Override
+  public CopyObjectResponse copyBlob(CopyObjectRequest request) {
+    requireFindable(request.sourceBucket(), request.sourceKey());
+    requireStorable(request.destinationBucket(), request.destinationKey());
+    return super.copyBlob(request);
+  }
+
+  @Override
+  public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
+    requireStorable(request.bucket(), request.key());
+    return super.initiateMultipartUpload(request);
+  }
+
+  @Override
+  public boolean blobExists(String container, String name) {
+    return problem(name).isEmpty() && notAPath(name).isEmpty() && super.blobExists(container, name);
+  }
+
+  @Override
+  public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
+    requireFindable(request.bucket(), request.key());
+    return super.blobMetadata(request);
+  }
+
+  @Override
+  public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+    requireFindable(request.bucket(), request.key());
+    return super.getBlob(request);
+  }
+
+  @Override
+  public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+    if (problem(request.key()).isPresent() || notAPath(request.key()).isPresent()) {
+      // S3 answers a delete of a key that is not there with success.
+      return DeleteObjectResponse.builder().build();
+    }
+    return super.removeBlob(request);
+  }
+
+  @Override
+  public ObjectCannedACL getBlobAccess(String container, String name) {
+    requireFindable(container, name);
+    return super.getBlobAccess(container, name);
+  }
+
+  @Override
+  public ObjectCannedACL getBlobAccess(String container, String name, String versionId) {
+    requireFindable(container, name);
+    return super.getBlobAccess(container, name, versionId);
+  }
+}

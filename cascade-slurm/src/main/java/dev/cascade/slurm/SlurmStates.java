@@ -1,0 +1,67 @@
+package dev.cascade.slurm;
+
+import dev.cascade.core.spi.LauncherStatus;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Slurm's job states as Cascade sees them (docs/slurm.md has the table): waiting states are queued,
+ * started ones running, the rest ended; and the readers of {@code squeue} and {@code sacct} lines.
+ */
+final class SlurmStates {
+
+  /** States in which a task has not started: the sim cannot heartbeat yet. */
+  static final Set<String> QUEUED =
+      Set.of("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD");
+
+  /** States in which a task has started and has not ended. */
+  static final Set<String> RUNNING =
+      Set.of("RUNNING", "COMPLETING", "SUSPENDED", "STOPPED", "SIGNALING", "STAGE_OUT", "RESIZING");
+
+  /** Ends that Slurm imposed on a task, which the sim may have seen only as a SIGTERM. */
+  static final Set<String> KILLED =
+      Set.of("TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "DEADLINE", "BOOT_FAIL");
+
+  private SlurmStates() {}
+
+  /** The status for a Slurm state and reason ({@code PENDING}, {@code Priority}). */
+  static LauncherStatus of(String state, String reason) {
+    // sacct writes "CANCELLED by 0": the first word is the state.
+    String name = state.strip().split("\\s+")[0];
+    String detail = describe(state.strip(), reason);
+    if (QUEUED.contains(name)) {
+      return LauncherStatus.queued(detail);
+    }
+    if (RUNNING.contains(name)) {
+      return LauncherStatus.running(detail);
+    }
+    if (KILLED.contains(name)) {
+      return LauncherStatus.killed(detail);
+    }
+    return LauncherStatus.ended(detail);
+  }
+
+  private static String describe(String state, String reason) {
+    String why = reason == null ? "" : reason.strip();
+    return why.isEmpty() || why.equals("None")
+        ? "Slurm state " + state
+        : "Slurm state " + state + " (" + why + ")";
+  }
+
+  /**
+   * Reads lines of {@code ref|state|reason}, as {@code squeue -o '%i|%T|%r'} and {@code sacct -P -o
+   * JobID,State,Reason} print them, into statuses by ref.
+   */
+  static Map<String, LauncherStatus> parse(String output) {
+    Map<String, LauncherStatus> statuses = new HashMap<>();
+    for (String line : output.split("\n")) {
+      String[] fields = line.strip().split("\\|", -1);
+      if (fields.length < 2 || fields[0].isEmpty() || fields[1].isEmpty()) {
+        continue;
+      }
+      statuses.put(fields[0], of(fields[1], fields.length > 2 ? fields[2] : ""));
+    }
+    return statuses;
+  }
+}

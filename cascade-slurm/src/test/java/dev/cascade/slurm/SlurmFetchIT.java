@@ -1,0 +1,96 @@
+package dev.cascade.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cascade.core.ConfigResult;
+import dev.cascade.core.LocalLauncher;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.Sim;
+import dev.cascade.core.SimState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code fetch} mode on the real cluster: the job's view of the disk is a node scratch folder, not
+ * the app's data dir, and eight replicas on the one node fetch the trace from the app once.
+ */
+final class SlurmFetchIT {
+
+  private static final List<RunEntry> ENTRIES = List.of(new RunEntry("SM90_H100", 8));
+
+  @TempDir Path dir;
+  private SlurmLauncherSettings settings;
+
+  @BeforeEach
+  void cluster() {
+    settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @Test
+  void eightReplicasOnOneNode_fetchTheTraceOnceAndGiveTheLocalLaunchersResults() throws Exception {
+    List<String> simulator = TestApp.agentCommand("--speed", "0");
+    List<ConfigResult> local;
+    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
+        TestApp app = TestApp.start(dir.resolve("local"), launcher, simulator, 0, b -> b)) {
+      Run run = app.awaitFinished(app.create(ENTRIES).id());
+      assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
+      local = app.cascade.results().compare(run.id());
+    }
+
+    Path scratch = dir.resolve("node-scratch");
+    Path dataDir = dir.resolve("app");
+    SlurmLauncherSettings fetch =
+        settings.withTraces(SlurmLauncherSettings.TraceAccess.FETCH).withNodeScratch(scratch);
+    try (SlurmLauncher launcher = new SlurmLauncher(fetch);
+        TestApp app = TestApp.start(dataDir, launcher, simulator, 0, b -> b)) {
+      Run run = app.awaitFinished(app.create(ENTRIES).id());
+
+      assertThat(run.sims())
+          .allSatisfy(
+              sim ->
+                  assertThat(sim.state())
+                      .as(sim.id() + ": " + sim.error())
+                      .isEqualTo(SimState.SUCCEEDED));
+      assertThat(app.cascade.results().compare(run.id())).isEqualTo(local);
+
+      // Every sim worked in the node's scratch, none in the app's data dir.
+      List<String> logs =
+          run.sims().stream()
+              .map(Sim::id)
+              .map(id -> read(scratch.resolve("work/sims/" + id + ".out")))
+              .toList();
+      assertThat(run.sims())
+          .allSatisfy(
+              sim -> assertThat(dataDir.resolve("work/sims/" + sim.id() + ".out")).doesNotExist());
+      assertThat(logs).filteredOn(log -> log.contains("cascade-agent: fetched trace")).hasSize(1);
+      assertThat(logs).filteredOn(log -> log.contains("from the node's cache")).hasSize(7);
+      try (var cached = Files.list(scratch.resolve("traces"))) {
+        assertThat(cached.filter(Files::isDirectory).toList())
+            .singleElement()
+            .satisfies(
+                trace ->
+                    assertThat(trace.resolve("traces/kernelslist.g"))
+                        .hasSameBinaryContentAs(
+                            dataDir.resolve(
+                                "s3/cascade/accelsim-traces/demo/traces/kernelslist.g")));
+      }
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

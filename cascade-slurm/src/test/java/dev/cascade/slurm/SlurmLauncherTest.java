@@ -1,0 +1,188 @@
+package dev.cascade.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cascade.agent.SimContract;
+import dev.cascade.core.spi.LauncherStatus;
+import dev.cascade.core.spi.SimLaunch;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launcher's parts that need no cluster: its files, its sbatch call, its state table. */
+final class SlurmLauncherTest {
+
+  private static final String TOKEN = "secret-token-that-must-not-leak";
+
+  @TempDir Path dir;
+
+  private SimLaunch launch(String simId, int replica) {
+    SimContract contract =
+        new SimContract(
+            URI.create("http://login1:8080"),
+            simId,
+            TOKEN + "-" + replica,
+            "r_1",
+            replica,
+            "demo",
+            dir.resolve("data/s3/cascade/accelsim-traces/demo"),
+            "SM90_H100",
+            null,
+            dir.resolve("data"),
+            "java -jar agent.jar");
+    return new SimLaunch(
+        contract,
+        List.of("java", "-cp", "it's here", "Agent"),
+        Map.of("ODD", "a 'quoted' $HOME `x` value"),
+        dir.resolve("data/work/sims/" + simId),
+        dir.resolve("data/work/sims/" + simId + ".out"));
+  }
+
+  @Test
+  void jobFiles_keepEachTokenInATaskFileOnlyTheUserCanRead() throws Exception {
+    SlurmLauncherSettings settings = SlurmLauncherSettings.defaults();
+    List<SlurmTask> tasks =
+        List.of(SlurmTask.of(launch("s_a", 0), settings), SlurmTask.of(launch("s_b", 1), settings));
+    Path folder = dir.resolve("job");
+    Path script = SlurmJobFiles.write(folder, tasks, List.of("java", "Agent"), false);
+
+    assertThat(Files.readString(script)).doesNotContain(TOKEN);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)))
+        .isEqualTo("rwx------");
+    Path task1 = folder.resolve("task-1.env");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(task1)))
+        .isEqualTo("rw-------");
+    // The shell reads back exactly what was written, quotes and dollars included.
+    Process shell =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                ". \"$1\"; printf '%s|%s|%s' \"$CASCADE_SIM_TOKEN\" \"$ODD\" \"$sim_dir\"",
+                "sh",
+                task1.toString())
+            .start();
+    String read = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(shell.waitFor()).isZero();
+    assertThat(read)
+        .isEqualTo(TOKEN + "-1|a 'quoted' $HOME `x` value|" + dir.resolve("data/work/sims/s_b"));
+  }
+
+  @Test
+  void sbatchCall_isOneArrayWithTheSettings_andNoSecret() {
+    SlurmLauncher launcher =
+        new SlurmLauncher(
+            SlurmLauncherSettings.defaults()
+                .withPartition("gpu-sim")
+                .withAccount("arch")
+                .withQos("long")
+                .withTimeLimit("1-00:00:00")
+                .withMemoryPerSim("16G")
+                .withCpusPerSim(2)
+                .withExtraArguments(List.of("--exclusive", " ")));
+    List<String> command =
+        launcher.sbatchCommand(
+            launch("s_a", 0), 4, dir.resolve("job"), dir.resolve("out"), dir.resolve("job.sh"));
+
+    assertThat(command)
+        .startsWith("sbatch", "--parsable")
+        .contains(
+            "--array=0-3",
+            "--no-requeue",
+            "--partition=gpu-sim",
+            "--account=arch",
+            "--qos=long",
+            "--time=1-00:00:00",
+            "--mem=16G",
+            "--cpus-per-task=2",
+            "--exclusive",
+            "--output=" + dir.resolve("out/cascade-%A_%a.out"))
+        .endsWith(dir.resolve("job.sh").toString());
+    assertThat(String.join(" ", command)).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void fetchMode_pointsTheTasksViewAtTheNodeScratch() {
+    SlurmLauncherSettings settings =
+        SlurmLauncherSettings.defaults()
+            .withTraces(SlurmLauncherSettings.TraceAccess.FETCH)
+            .withNodeScratch(Path.of("/scratch/cascade"));
+    SlurmTask task = SlurmTask.of(launch("s_a", 0), settings);
+
+    assertThat(task.environment())
+        .containsEntry(SimContract.DATA_DIR, "/scratch/cascade")
+        .containsEntry(SimContract.TRACE_FETCH_DIR, "/scratch/cascade/traces");
+    assertThat(task.environment().values()).noneMatch(v -> v.startsWith(dir.toString()));
+    assertThat(task.workDir()).isEqualTo(Path.of("/scratch/cascade/work/sims/s_a"));
+    assertThat(SlurmJobFiles.embeddedScript(List.of(task), List.of("java")))
+        .contains("case \"$SLURM_ARRAY_TASK_ID\" in\n0)\n");
+  }
+
+  @Test
+  void slurmStates_mapToQueuedRunningOrEnded() {
+    Map<String, LauncherStatus> statuses =
+        SlurmStates.parse(
+            "7_0|PENDING|Priority\n7_1|RUNNING|None\n7_2|TIMEOUT|TimeLimit\n"
+                + "8|CANCELLED|JobHeldUser\n9_0|CANCELLED by 0|\n9_1|OUT_OF_MEMORY|OutOfMemory\n");
+
+    assertThat(statuses.get("7_0"))
+        .isEqualTo(LauncherStatus.queued("Slurm state PENDING (Priority)"));
+    assertThat(statuses.get("7_1")).isEqualTo(LauncherStatus.running("Slurm state RUNNING"));
+    assertThat(statuses.get("7_2"))
+        .isEqualTo(LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
+    assertThat(statuses.get("8").phase()).isEqualTo(LauncherStatus.Phase.ENDED);
+    assertThat(statuses.get("9_0")).isEqualTo(LauncherStatus.ended("Slurm state CANCELLED by 0"));
+    assertThat(statuses.get("9_1").phase()).isEqualTo(LauncherStatus.Phase.KILLED);
+  }
+
+  @Test
+  void settings_fromTheEnvironment_andBadValuesNamed() {
+    SlurmLauncherSettings settings =
+        SlurmLauncherSettings.fromEnvironment(
+            Map.of(
+                "CASCADE_SLURM_PARTITION", "gpu",
+                "CASCADE_SLURM_CPUS", "4",
+                "CASCADE_SLURM_SBATCH_ARGS", "--exclusive  --nice=10",
+                "CASCADE_SLURM_TRACES", "fetch"));
+    assertThat(settings.partition()).isEqualTo("gpu");
+    assertThat(settings.cpusPerSim()).isEqualTo(4);
+    assertThat(settings.extraArguments()).containsExactly("--exclusive", "--nice=10");
+    assertThat(settings.traces()).isEqualTo(SlurmLauncherSettings.TraceAccess.FETCH);
+
+    assertThatThrownBy(
+            () -> SlurmLauncherSettings.fromEnvironment(Map.of("CASCADE_SLURM_CPUS", "two")))
+        .hasMessage("CASCADE_SLURM_CPUS must be a whole number of CPUs; got \"two\"");
+    assertThatThrownBy(() -> SlurmLauncherSettings.defaults().withPartition("a b"))
+        .hasMessage("the Slurm partition cannot contain spaces; got \"a b\"");
+    assertThatThrownBy(() -> SlurmLauncherSettings.traceAccess("nfs"))
+        .hasMessage("the Slurm trace access must be shared or fetch; got \"nfs\"");
+  }
+
+  @Test
+  void unavailable_whenTheControllerDoesNotAnswer() throws Exception {
+    Path conf = dir.resolve("slurm.conf");
+    Files.writeString(
+        conf, "ClusterName=none\nSlurmctldHost=localhost\nSlurmctldPort=1\nAuthType=auth/none\n");
+    SlurmLauncher launcher =
+        new SlurmLauncher(SlurmLauncherSettings.defaults().withSlurmConf(conf));
+
+    assertThat(launcher.unavailableReason())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .containsAnyOf(
+                        "the Slurm controller does not answer", "sbatch is not on the PATH"));
+    assertThat(launcher.launchAll(List.of(launch("s_a", 0))))
+        .singleElement()
+        .satisfies(
+            result ->
+                assertThat(result.failure().getMessage())
+                    .startsWith("the slurm launcher cannot run here: "));
+  }
+}

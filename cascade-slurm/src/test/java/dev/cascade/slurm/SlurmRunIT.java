@@ -1,0 +1,71 @@
+package dev.cascade.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cascade.core.ConfigResult;
+import dev.cascade.core.LocalLauncher;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.SimState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole runs on the real single-node Slurm cluster of {@code scripts/slurm-cluster.sh}, with
+ * Cascade's HTTP server and the sim agent running the emulator in each array task, as {@code
+ * cascade serve --sims slurm} would.
+ */
+final class SlurmRunIT {
+
+  private static final List<RunEntry> ENTRIES =
+      List.of(new RunEntry("SM90_H100", 4), new RunEntry("SM90_H200", 4));
+
+  @TempDir Path dir;
+  private SlurmLauncherSettings settings;
+
+  @BeforeEach
+  void cluster() {
+    settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @Test
+  void run_ofTwoConfigsTimesFourReplicas_isTwoJobArraysWithTheLocalLaunchersResults()
+      throws Exception {
+    List<String> simulator = TestApp.agentCommand("--speed", "0");
+    List<ConfigResult> local;
+    try (LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(2));
+        TestApp app = TestApp.start(dir.resolve("local"), launcher, simulator, 0, b -> b)) {
+      Run run = app.awaitFinished(app.create(ENTRIES).id());
+      assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
+      local = app.cascade.results().compare(run.id());
+    }
+
+    try (SlurmLauncher launcher = new SlurmLauncher(settings);
+        TestApp app = TestApp.start(dir.resolve("slurm"), launcher, simulator, 0, b -> b)) {
+      Run run = app.awaitFinished(app.create(ENTRIES).id());
+
+      assertThat(run.sims())
+          .allSatisfy(
+              sim -> {
+                assertThat(sim.state())
+                    .as(sim.id() + ": " + sim.error())
+                    .isEqualTo(SimState.SUCCEEDED);
+                assertThat(sim.launcherName()).isEqualTo("slurm");
+                assertThat(sim.launcherRef()).matches("\\d+_" + sim.replica());
+              });
+      Set<String> arrays =
+          run.sims().stream()
+              .map(sim -> sim.launcherRef().split("_")[0])
+              .collect(Collectors.toSet());
+      assertThat(arrays).as("one job array per run entry").hasSize(2);
+      assertThat(app.cascade.results().compare(run.id())).isEqualTo(local);
+    }
+  }
+}

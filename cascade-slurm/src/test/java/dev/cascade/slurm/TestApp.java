@@ -1,0 +1,133 @@
+package dev.cascade.slurm;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.agent.SimAgentMain;
+import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeServer;
+import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.DemoTraces;
+import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.Run;
+import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunState;
+import dev.cascade.core.ServerSettings;
+import dev.cascade.core.TraceState;
+import dev.cascade.core.spi.Launcher;
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.tukaani.xz.XZInputStream;
+
+/**
+ * Cascade as {@code cascade serve} runs it, for the tests: the app on a data dir seeded with the
+ * demo trace, its HTTP server (which sims report to), and the launcher it was given.
+ */
+final class TestApp implements AutoCloseable {
+
+  static final String TRACE = DemoTraces.DEMO_ID;
+  static final Duration WAIT = Duration.ofSeconds(90);
+
+  final Cascade cascade;
+  final CascadeServer server;
+
+  private TestApp(Cascade cascade, CascadeServer server) {
+    this.cascade = cascade;
+    this.server = server;
+  }
+
+  /**
+   * Starts Cascade on {@code dataDir} (seeding the demo trace the first time) with {@code launcher}
+   * and {@code simCommand}, serves it on {@code port} (0 picks one), and waits for the demo trace
+   * to be ready.
+   */
+  static TestApp start(
+      Path dataDir,
+      Launcher launcher,
+      List<String> simCommand,
+      int port,
+      UnaryOperator<CascadeSettings.Builder> settings)
+      throws IOException {
+    DemoTraces.seedIfEmpty(dataDir);
+    Cascade cascade =
+        settings
+            .apply(
+                Cascade.builder()
+                    .dataDir(dataDir)
+                    .launcher(launcher)
+                    .catalog(GpuConfigCatalog.builtIn())
+                    .uploadQuietPeriod(Duration.ofMillis(100))
+                    .traceRescanInterval(Duration.ofMillis(100))
+                    .finishedStopDelay(Duration.ofMillis(200))
+                    .simCommand(simCommand)
+                    .server(ServerSettings.defaults().withPort(port)))
+            .build()
+            .start();
+    CascadeServer server = cascade.server().orElseThrow();
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                cascade.traces().find(TRACE).map(t -> t.state() == TraceState.READY).orElse(false));
+    return new TestApp(cascade, server);
+  }
+
+  Run create(List<RunEntry> entries) {
+    return cascade.runs().create(TRACE, entries);
+  }
+
+  /** Waits for the run to finish and returns it. */
+  Run awaitFinished(String runId) {
+    await().atMost(WAIT).until(() -> cascade.runs().get(runId).state() != RunState.ACTIVE);
+    return cascade.runs().get(runId);
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      cascade.close();
+    }
+  }
+
+  /**
+   * The sim agent running the emulator inside its own JVM, reporting every 200 ms, as {@code
+   * CASCADE_SIM_CMD}: {@code java -cp ... SimAgentMain ... --emulate EMULATOR_ARGS}.
+   */
+  static List<String> agentCommand(String... emulatorArgs) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
+    command.add("-cp");
+    command.add(classPathOf(SimAgentMain.class, KernelsList.class, XZInputStream.class));
+    command.add(SimAgentMain.class.getName());
+    command.addAll(
+        List.of(
+            "--heartbeat-millis", "200", "--chunk-millis", "100", "--backoff-max-millis", "300"));
+    command.add("--emulate");
+    command.addAll(List.of(emulatorArgs));
+    return command;
+  }
+
+  private static String classPathOf(Class<?>... classes) {
+    Set<String> entries = new LinkedHashSet<>();
+    for (Class<?> type : classes) {
+      try {
+        entries.add(
+            Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+      } catch (URISyntaxException e) {
+        throw new IllegalStateException("cannot locate the classes of " + type, e);
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+}
