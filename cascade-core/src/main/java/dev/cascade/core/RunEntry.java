@@ -1,9 +1,15 @@
 package dev.cascade.core;
 
+import java.time.Duration;
 import java.util.Objects;
 
-/** One line of a run request: a GPU config and how many replicas of it to simulate (1 to 64). */
-public record RunEntry(String gpuConfig, int count) {
+/**
+ * One line of a run request: a GPU config and how many replicas of it to simulate (1 to 64).
+ *
+ * @param timeLimit the wall time each sim of the entry may take once launched; null for none. A sim
+ *     over it is stopped and fails with {@code timed out after ...}
+ */
+public record RunEntry(String gpuConfig, int count, Duration timeLimit) {
 
   public static final int MAX_COUNT = 64;
 
@@ -15,6 +21,19 @@ public record RunEntry(String gpuConfig, int count) {
     if (count < 1 || count > MAX_COUNT) {
       throw new IllegalArgumentException(countProblem(gpuConfig, count));
     }
+    if (timeLimit != null) {
+      TimeLimit.requireValid(timeLimit);
+    }
+  }
+
+  /** An entry without a time limit. */
+  public RunEntry(String gpuConfig, int count) {
+    this(gpuConfig, count, null);
+  }
+
+  /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
+  public RunEntry withTimeLimit(Duration timeLimit) {
+    return new RunEntry(gpuConfig, count, timeLimit);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.cascade.core;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,7 +20,15 @@ public interface Runs {
    * @throws CascadeException {@code not_found} for an unknown trace, {@code conflict} for a trace
    *     not ready or a sample, {@code invalid} for bad entries; each names the field
    */
-  Run create(String traceId, List<RunEntry> entries);
+  default Run create(String traceId, List<RunEntry> entries) {
+    return create(traceId, entries, RunOptions.defaults());
+  }
+
+  /**
+   * {@link #create(String, List)} for an owner and at a priority: the run's sims wait for slots
+   * round-robin across owners, and across the runs of one owner, higher priority first.
+   */
+  Run create(String traceId, List<RunEntry> entries, RunOptions options);
 
   /** The run with its sims and derived state; empty when there is none. */
   Optional<Run> find(String runId);
@@ -44,6 +53,12 @@ public interface Runs {
 
   /** The run's events after {@code afterId}, past and live, in order; close when done. */
   EventStream events(String runId, long afterId);
+
+  /**
+   * Where each unfinished sim of the run stands now, by sim id: its place in the queue for a slot
+   * and its estimated finish. Finished sims have none.
+   */
+  Map<String, SimSchedule> schedule(String runId);
 
   /** The sim, or {@code not_found} naming the id. */
   Sim sim(String simId);

@@ -63,7 +63,12 @@ final class ResourceSchemas {
             "gpu_config",
             string("A GPU config name"),
             "count",
-            map("type", "integer", "minimum", 1, "maximum", 64)));
+            map("type", "integer", "minimum", 1, "maximum", 64),
+            "time_limit",
+            nullable(
+                string(
+                    "Wall time each sim may take once launched: 30m, 90s, 2h, 1h30m (a request"
+                        + " may also give whole seconds); a sim over it fails, timed out"))));
     schemas.put(
         "RunRequest",
         object(
@@ -71,7 +76,11 @@ final class ResourceSchemas {
             "trace_id",
             string("A ready trace"),
             "entries",
-            array(ref("RunEntry"))));
+            array(ref("RunEntry")),
+            "owner",
+            nullable(string("Whose run: waiting sims start round-robin across owners; local")),
+            "priority",
+            map("type", "integer", "minimum", -1000, "maximum", 1000, "default", 0)));
     schemas.put(
         "Sim",
         object(
@@ -114,6 +123,14 @@ final class ResourceSchemas {
             nullable(string("complete, not_final, failed, incomplete")),
             "heartbeat_age_s",
             nullable(number("Seconds since the last heartbeat")),
+            "queue_position",
+            nullable(integer()),
+            "eta",
+            nullable(time()),
+            "eta_s",
+            nullable(number("Seconds from now to the estimated finish")),
+            "eta_basis",
+            nullable(string("What the estimate comes from")),
             "queued_reason",
             nullable(
                 string(
@@ -130,6 +147,10 @@ final class ResourceSchemas {
             enumOf("active", "succeeded", "partial", "cancelled", "failed"),
             "created_at",
             time(),
+            "owner",
+            string("Whose run"),
+            "priority",
+            integer(),
             "entries",
             array(ref("RunEntry")),
             "sim_count",

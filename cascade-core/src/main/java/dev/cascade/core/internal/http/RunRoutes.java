@@ -4,9 +4,11 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.ScheduleJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -38,9 +40,9 @@ final class RunRoutes {
   }
 
   /**
-   * {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}: 201 with the run and its {@code
-   * Location}. Types and ranges are checked here so the error names the exact field; the run
-   * manager checks the rest (trace, configs, duplicates).
+   * {@code {"trace_id", "entries": [{"gpu_config", "count", "time_limit"}], "owner", "priority"}}:
+   * 201 with the run and its {@code Location}. Types and ranges are checked here so the error names
+   * the exact field; the run manager checks the rest (trace, configs, duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);
@@ -55,11 +57,36 @@ final class RunRoutes {
     List<RunEntry> entries = new ArrayList<>(items.size());
     for (JsonBody item : items) {
       String gpuConfig = item.requiredString("gpu_config");
-      entries.add(new RunEntry(gpuConfig, count(item, gpuConfig)));
+      entries.add(
+          new RunEntry(gpuConfig, count(item, gpuConfig), item.optionalTimeLimit("time_limit")));
     }
-    Run run = runs.create(traceId, entries);
+    Run run = runs.create(traceId, entries, options(body));
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, QueuedReasons.add(ApiJson.writeRun(run, clock.instant()), queued));
+    Json.send(ctx, 201, withSchedule(run));
+  }
+
+  /** The run's {@code owner} (default {@value RunOptions#DEFAULT_OWNER}) and {@code priority}. */
+  private static RunOptions options(JsonBody body) {
+    String owner = body.optionalString("owner");
+    int priority =
+        (int) body.optionalLong("priority", -RunOptions.MAX_PRIORITY, RunOptions.MAX_PRIORITY, 0);
+    if (owner == null) {
+      return RunOptions.defaults().withPriority(priority);
+    }
+    try {
+      return new RunOptions(owner, priority);
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "owner");
+    }
+  }
+
+  /**
+   * The run, each unfinished sim with its place in the queue, its estimated finish and why its
+   * launcher still queues it.
+   */
+  private Object withSchedule(Run run) {
+    return QueuedReasons.add(
+        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run.id())), queued);
   }
 
   /**
@@ -80,18 +107,10 @@ final class RunRoutes {
   }
 
   private void get(Context ctx) {
-    Json.send(
-        ctx,
-        200,
-        QueuedReasons.add(
-            ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()), queued));
+    Json.send(ctx, 200, withSchedule(runs.get(ctx.pathParam("id"))));
   }
 
   private void cancel(Context ctx) {
-    Json.send(
-        ctx,
-        200,
-        QueuedReasons.add(
-            ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()), queued));
+    Json.send(ctx, 200, withSchedule(runs.cancel(ctx.pathParam("id"))));
   }
 }

@@ -8,9 +8,11 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.events.EventLog;
@@ -25,9 +27,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -52,6 +56,7 @@ public final class RunService implements Runs {
   private final SimMoves moves;
   private final Launches launches;
   private final SimOutput outputs;
+  private final SimSchedules schedules;
   private final Ids ids;
   private final Clock clock;
 
@@ -74,12 +79,14 @@ public final class RunService implements Runs {
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
+    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock);
     this.ids = new Ids(clock);
     this.clock = clock;
   }
 
   @Override
-  public Run create(String traceId, List<RunEntry> entries) {
+  public Run create(String traceId, List<RunEntry> entries, RunOptions options) {
+    Objects.requireNonNull(options, "options");
     RunRequestValidator.Validated request = validator.validate(traceId, entries);
     Instant now = clock.instant();
     String runId = ids.newRunId();
@@ -96,7 +103,7 @@ public final class RunService implements Runs {
                 now));
       }
     }
-    Run run = new Run(runId, traceId, entries, now, pending);
+    Run run = new Run(runId, traceId, entries, now, pending, options.owner(), options.priority());
     database.write(
         connection -> {
           runs.insert(connection, run);
@@ -107,7 +114,7 @@ public final class RunService implements Runs {
         });
     events.committed();
     log.info("run {} created: trace {}, {} sims", runId, traceId, pending.size());
-    submitByEntry(pending, request);
+    submitByEntry(pending, run, request);
     return get(runId);
   }
 
@@ -128,6 +135,11 @@ public final class RunService implements Runs {
   @Override
   public List<Run> list() {
     return runs.list();
+  }
+
+  @Override
+  public Map<String, SimSchedule> schedule(String runId) {
+    return schedules.of(get(runId));
   }
 
   @Override
@@ -216,6 +228,12 @@ public final class RunService implements Runs {
     Set<String> adopted = launches.adoptRunning(halfLaunched);
     List<Sim> pending = new ArrayList<>(sims.findInStates(SimState.PENDING));
     halfLaunched.stream().filter(sim -> !adopted.contains(sim.id())).forEach(pending::add);
+    Set<String> relaunched = new HashSet<>();
+    pending.forEach(sim -> relaunched.add(sim.id()));
+    // Sims still running from before hold their slots, so the queue waits for them as before.
+    sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST).stream()
+        .filter(sim -> !relaunched.contains(sim.id()))
+        .forEach(sim -> launches.holdSlot(sim.id()));
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending or half-launched", pending.size());
     }
@@ -235,12 +253,12 @@ public final class RunService implements Runs {
             }
             return;
           }
-          submitByEntry(runSims, request);
+          submitByEntry(runSims, run, request);
         });
   }
 
   /** Queues a run's sims for launch, each run entry's together (one job array on Slurm). */
-  private void submitByEntry(List<Sim> runSims, RunRequestValidator.Validated request) {
+  private void submitByEntry(List<Sim> runSims, Run run, RunRequestValidator.Validated request) {
     Map<String, List<Sim>> byConfig = new LinkedHashMap<>();
     runSims.forEach(
         sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
@@ -253,7 +271,7 @@ public final class RunService implements Runs {
                   .orElseThrow()
                   .getValue();
           String traceId = request.trace().id();
-          launches.submitAll(entrySims, traceId, traces.folderOf(traceId), config);
+          launches.submitAll(entrySims, run, traceId, traces.folderOf(traceId), config);
         });
   }
 }

@@ -52,7 +52,8 @@ public final class Migrations {
         List.of(
             new Migration(1, resource("db/migration/V1__initial.sql")),
             new Migration(2, resource("db/migration/V2__hardware.sql")),
-            new Migration(3, resource("db/migration/V3__sim_tokens.sql"))));
+            new Migration(3, resource("db/migration/V3__sim_tokens.sql")),
+            new Migration(4, resource("db/migration/V4__queue.sql"))));
   }
 
   /** The newest version these migrations reach. */
