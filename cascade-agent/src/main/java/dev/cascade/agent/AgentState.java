@@ -28,7 +28,8 @@ final class AgentState {
   private final AgentLog log;
   private final String url;
   private volatile long lastContact = System.nanoTime();
-  private volatile long lastListening = lastContact;
+  private volatile long refusedSince;
+  private volatile boolean refusing;
   private volatile boolean outage;
   private volatile boolean everReached;
   private volatile Stop stop;
@@ -42,7 +43,7 @@ final class AgentState {
   /** The app answered. */
   void contact() {
     lastContact = System.nanoTime();
-    lastListening = lastContact;
+    refusing = false;
     if (outage) {
       outage = false;
       log.info("reached the app at " + url + " again; sending what was spooled");
@@ -53,7 +54,10 @@ final class AgentState {
   /** A request failed in a way worth retrying; a refused connection means the app is gone. */
   void unreachable(AppClient.AppException e) {
     if (!e.refused()) {
-      lastListening = System.nanoTime();
+      refusing = false;
+    } else if (!refusing) {
+      refusedSince = System.nanoTime();
+      refusing = true;
     }
     unreachable(e.getMessage());
   }
@@ -76,11 +80,13 @@ final class AgentState {
   }
 
   /**
-   * When something last listened at the app's address: an answer, or a request that got in but had
-   * none. Only refused connections since mean the app is gone, not slow or restarting.
+   * How long every request has been refused (nothing listens at the app's address), measured from
+   * the first refusal in a row; zero when the last request got in, answered or not. Only refused
+   * connections mean the app is gone, not slow or restarting, and the pauses between retries must
+   * not count as evidence either way.
    */
-  long lastListening() {
-    return lastListening;
+  long refusedFor(long now) {
+    return refusing ? now - refusedSince : 0;
   }
 
   /** Asks the agent to stop; the first reason wins. Returns true when this one did. */

@@ -372,7 +372,7 @@ final class SimAgent {
 
   private void watchdog() {
     long now = System.nanoTime();
-    long gone = now - state.lastListening();
+    long gone = state.refusedFor(now);
     if (gone >= settings.goneAfter().toNanos()) {
       state.stop(
           AgentState.Stop.GAVE_UP,

@@ -123,7 +123,12 @@ public final class LaunchBenchmark {
     double aloneCpuMs;
     double aloneSettledMs;
     try (EmbeddedCascade app =
-        EmbeddedCascade.start(dataDir, new LocalLauncher(), choice.command(), environment)) {
+        EmbeddedCascade.start(
+            dataDir,
+            // It measures sims launched all at once: a slot for each, none waits its turn.
+            new LocalLauncher(Duration.ofSeconds(5), Math.min(sims, LocalLauncher.MAX_SLOTS)),
+            choice.command(),
+            environment)) {
       String config = app.configs().get(0);
       System.out.println("Cascade: " + app.url() + ", data in " + dataDir);
       System.out.println("sim command (" + choice.description() + "):");

@@ -1,8 +1,11 @@
 package dev.cascade.cli;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.DemoTraces;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import java.io.IOException;
@@ -49,6 +52,25 @@ final class AppSetup {
         .launcher(launcher)
         .simCommand(sims.command())
         .server(server);
+  }
+
+  /**
+   * {@code builder} with the local launcher's slots set by {@code --local-slots} when given; else
+   * it keeps what {@code CASCADE_LOCAL_SLOTS} or the number of cores says.
+   *
+   * @throws CascadeException {@code INVALID} naming the option and value when out of range
+   */
+  static CascadeSettings.Builder localSlots(CascadeSettings.Builder builder, Integer option) {
+    if (option == null) {
+      return builder;
+    }
+    if (option < 1 || option > LocalLauncher.MAX_SLOTS) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "--local-slots must be 1 to " + LocalLauncher.MAX_SLOTS + " sims at once; got " + option,
+          null);
+    }
+    return builder.localSlots(option);
   }
 
   /**

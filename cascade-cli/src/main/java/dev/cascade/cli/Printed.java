@@ -3,7 +3,11 @@ package dev.cascade.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.SimSchedule;
+import dev.cascade.core.TimeLimit;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +45,36 @@ final class Printed {
   static String entries(List<RunEntry> entries) {
     List<String> parts = new ArrayList<>();
     for (RunEntry entry : entries) {
-      parts.add(entry.gpuConfig() + " x" + entry.count());
+      parts.add(
+          entry.gpuConfig()
+              + " x"
+              + entry.count()
+              + (entry.timeLimit() == null
+                  ? ""
+                  : " (at most " + TimeLimit.format(entry.timeLimit()) + " each)"));
     }
     return String.join(", ", parts);
+  }
+
+  /**
+   * Where an unfinished sim stands, to follow its state: {@code ", 3rd in the queue, done in ~2m"};
+   * empty when nothing is known.
+   */
+  static String schedule(SimSchedule schedule, Instant now) {
+    if (schedule == null) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder();
+    if (schedule.queuePosition() != null) {
+      text.append(", #").append(schedule.queuePosition()).append(" in the queue");
+    }
+    if (schedule.eta() != null) {
+      text.append(
+          schedule.eta().isAfter(now)
+              ? ", done in ~" + Formats.duration(Duration.between(now, schedule.eta()))
+              : ", done any moment");
+    }
+    return text.toString();
   }
 
   /** {@code 1 sim}, {@code 2 sims}: a count with its noun, plural unless it is one. */

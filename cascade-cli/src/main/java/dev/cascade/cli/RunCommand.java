@@ -84,8 +84,18 @@ final class RunCommand implements Callable<Integer> {
       description = "Print a line per change instead of redrawing progress in place.")
   boolean plain;
 
+  @Option(
+      names = "--local-slots",
+      paramLabel = "N",
+      description =
+          "How many sims run at once; the others wait their turn (default $CASCADE_LOCAL_SLOTS,"
+              + " else one per core).")
+  Integer localSlots;
+
   @Override
   public Integer call() throws Exception {
+    request.runEntries(); // a bad --time-limit, --owner or --priority is refused before anything
+    request.options();
     // A one-shot job shows its own progress; the app's INFO lines would only clutter it.
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
@@ -146,7 +156,10 @@ final class RunCommand implements Callable<Integer> {
       throws Exception {
     SimCommands.Choice sims = CascadeSettings.simCommandFromEnvironment(environment, data);
     try (Cascade cascade =
-        AppSetup.cascade(environment, data, "local", sims, ServerSettings.defaults().withPort(0))
+        AppSetup.localSlots(
+                AppSetup.cascade(
+                    environment, data, "local", sims, ServerSettings.defaults().withPort(0)),
+                localSlots)
             // The trace is complete on disk already: no upload to wait out.
             .uploadQuietPeriod(Duration.ofMillis(200))
             .traceRescanInterval(Duration.ofMillis(200))
@@ -155,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
             .start()) {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
-      Run run = cascade.runs().create(ready.id(), request.runEntries(), request.reuse);
+      Run run = cascade.runs().create(ready.id(), request.runEntries(), request.options());
       Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress);
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {

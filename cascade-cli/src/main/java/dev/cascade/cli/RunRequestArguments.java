@@ -3,13 +3,16 @@ package dev.cascade.cli;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
+import dev.cascade.core.TimeLimit;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The TRACE CONFIG:COUNT... arguments of a run request, shared by {@code run} and {@code runs
- * create}.
+ * The TRACE CONFIG:COUNT... arguments of a run request, and its owner, priority and time limit,
+ * shared by {@code run} and {@code runs create}.
  */
 final class RunRequestArguments {
 
@@ -44,23 +47,69 @@ final class RunRequestArguments {
               + " replica and kernel window instead of simulating again.")
   boolean reuse;
 
-  /** The entries as the run request takes them. */
+  @Option(
+      names = "--owner",
+      paramLabel = "NAME",
+      description =
+          "Whose run: waiting sims take turns across owners (default: your user name, else"
+              + " local).")
+  String owner;
+
+  @Option(
+      names = "--priority",
+      paramLabel = "N",
+      description = "Higher starts first, -1000 to 1000 (default ${DEFAULT-VALUE}).")
+  int priority;
+
+  @Option(
+      names = "--time-limit",
+      paramLabel = "TIME",
+      description =
+          "Wall time each sim may take once launched, such as 30m, 90s, 2h; a sim over it fails"
+              + " as timed out (default: none).")
+  String timeLimit;
+
+  /** The entries as the run request takes them: the kernel window and time limit when given. */
   List<RunEntry> runEntries() {
+    Duration limit = timeLimit();
     List<RunEntry> plain = ConfigCount.runEntries(entries);
-    if (kernels == null) {
-      return plain;
-    }
     try {
       return plain.stream()
-          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels))
+          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit))
           .toList();
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "kernels");
     }
   }
 
+  /** The run's owner (given, else the user's name when it is a valid owner) and priority. */
+  RunOptions options() {
+    String name = owner != null ? owner : defaultOwner();
+    try {
+      return new RunOptions(name, priority, reuse);
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), null);
+    }
+  }
+
   /** {@code SM90_H100:2 SM90_H200:1}, as given. */
   String entriesText() {
     return ConfigCount.text(entries);
+  }
+
+  private Duration timeLimit() {
+    if (timeLimit == null) {
+      return null;
+    }
+    try {
+      return TimeLimit.parse(timeLimit);
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, "--time-limit " + e.getMessage(), null);
+    }
+  }
+
+  private static String defaultOwner() {
+    String user = System.getProperty("user.name", "");
+    return user.matches("[A-Za-z0-9._@-]{1,64}") ? user : RunOptions.DEFAULT_OWNER;
   }
 }

@@ -6,6 +6,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.json.ApiJson;
 import java.io.Console;
 import java.io.IOException;
@@ -88,6 +89,7 @@ final class RunWatcher {
       sims.put(view.id, view);
       configWidth = Math.max(configWidth, view.config.length());
     }
+    refreshSchedules();
     out.println(
         "Watching run "
             + runId
@@ -130,8 +132,11 @@ final class RunWatcher {
           handle(signal);
           signal = signals.poll();
         }
-        if (interactive && System.nanoTime() - lastRefresh >= refresh.toNanos()) {
-          refreshHeartbeats();
+        if (System.nanoTime() - lastRefresh >= refresh.toNanos()) {
+          if (interactive) {
+            refreshHeartbeats();
+          }
+          refreshSchedules();
           lastRefresh = System.nanoTime();
         }
       }
@@ -187,6 +192,18 @@ final class RunWatcher {
         }
       }
       refreshProblem = null;
+    } catch (CascadeException e) {
+      refreshProblem = ApiOptions.forUser(e).getMessage();
+    }
+  }
+
+  /** Reads where each sim stands in the queue and its estimated finish; a failure only waits. */
+  private void refreshSchedules() {
+    try {
+      Map<String, SimSchedule> schedules = client.runs().schedule(runId);
+      for (SimView view : sims.values()) {
+        view.schedule = schedules.get(view.id);
+      }
     } catch (CascadeException e) {
       refreshProblem = ApiOptions.forUser(e).getMessage();
     }
@@ -311,6 +328,7 @@ final class RunWatcher {
     int total;
     String error;
     Instant lastHeartbeat;
+    SimSchedule schedule;
     private boolean known;
     private String printedKey;
 
@@ -385,10 +403,22 @@ final class RunWatcher {
                 heartbeatAge == null
                     ? "no heartbeat yet"
                     : "heartbeat " + Formats.duration(heartbeatAge) + " ago");
+        line.append(Printed.schedule(waiting() ? schedule : withoutPlace(schedule), Instant.now()));
       } else if (error != null) {
         line.append("  ").append(Formats.shorten(error, ERROR_WIDTH));
       }
       return line.toString().stripTrailing();
+    }
+
+    /** A sim that left {@code pending} has no place in the queue, whatever an older read says. */
+    private boolean waiting() {
+      return state.equals("pending");
+    }
+
+    private static SimSchedule withoutPlace(SimSchedule schedule) {
+      return schedule == null
+          ? null
+          : new SimSchedule(schedule.simId(), null, schedule.eta(), schedule.basis());
     }
 
     /** pending 0, launching 1, running and lost (and any state unknown here) 2, finished 3. */

@@ -53,7 +53,7 @@ final class RunsCreateCommand implements Callable<Integer> {
     }
     return api.call(
         client -> {
-          Run run = client.runs().create(request.trace, request.runEntries(), request.reuse);
+          Run run = client.runs().create(request.trace, request.runEntries(), request.options());
           PrintWriter out = spec.commandLine().getOut();
           if (json) {
             return Printed.answer(spec, true, ApiJson.writeRun(run, Instant.now()), null);

@@ -67,6 +67,14 @@ final class ServeCommand implements Callable<Integer> {
   String sims = "local";
 
   @Option(
+      names = "--local-slots",
+      paramLabel = "N",
+      description =
+          "How many sims the local launcher runs at once; the others wait their turn (default"
+              + " $CASCADE_LOCAL_SLOTS, else one per core).")
+  Integer localSlots;
+
+  @Option(
       names = "--public-url",
       paramLabel = "URL",
       description =
@@ -127,7 +135,9 @@ final class ServeCommand implements Callable<Integer> {
                           s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
       CascadeSettings.Builder builder =
           slurm.apply(
-              AppSetup.cascade(environment, data, sims, simCommand, serverSettings),
+              AppSetup.localSlots(
+                  AppSetup.cascade(environment, data, sims, simCommand, serverSettings),
+                  localSlots),
               sims,
               environment);
       Cascade cascade = (publicUrl != null ? builder.mainUrl(publicUrl) : builder).build();
@@ -139,6 +149,12 @@ final class ServeCommand implements Callable<Integer> {
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);
       out.println("  sims       " + sims + " launcher, " + simCommand.description());
+      cascade
+          .settings()
+          .launcher()
+          .slots()
+          .ifPresent(
+              n -> out.println("  slots      " + n + " sims at once; the others wait in turn"));
       out.println("  configs    " + cascade.configs().source());
       if (!seeded.isEmpty()) {
         out.println("  seeded     " + String.join(", ", seeded) + " (a new data dir)");

@@ -168,6 +168,34 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_withOneSlotAndATimeLimit_runsTheSimsInTurnAndSucceeds() {
+    int exit =
+        run(
+            "demo",
+            "SM90_H100:2",
+            "--data-dir",
+            dataDir.toString(),
+            "--plain",
+            "--local-slots",
+            "1",
+            "--time-limit",
+            "10m");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("SM90_H100 #1").contains("Whole trace, per GPU config:");
+  }
+
+  @Test
+  void run_badSlotsOrTimeLimit_isAUsageErrorNamingTheOption() {
+    assertThat(run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--local-slots", "0"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--local-slots must be 1 to 1024 sims at once; got 0");
+    assertThat(run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--time-limit", "x"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--time-limit must be a duration").contains("\"x\"");
+  }
+
+  @Test
   void run_aCountOutOfRange_isAUsageErrorInWordsBeforeAnythingStarts() {
     for (String entry : List.of("SM90_H100:0", "SM90_H100:65")) {
       err.getBuffer().setLength(0);
@@ -237,7 +265,14 @@ final class RunCommandIT {
       Future<Integer> exit =
           thread.submit(
               () ->
-                  commandLine.execute("--data-dir", dataDir.toString(), "--port", "0", "--no-s3"));
+                  commandLine.execute(
+                      "--data-dir",
+                      dataDir.toString(),
+                      "--port",
+                      "0",
+                      "--no-s3",
+                      "--local-slots",
+                      "3"));
       org.awaitility.Awaitility.await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> serve.server != null || exit.isDone());
@@ -249,7 +284,9 @@ final class RunCommandIT {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(traces.statusCode()).isEqualTo(200);
       assertThat(traces.body()).contains("\"demo\"").contains("\"sample-llama-mlp\"");
-      assertThat(out.toString()).contains("Cascade is running: open http://127.0.0.1:");
+      assertThat(out.toString())
+          .contains("Cascade is running: open http://127.0.0.1:")
+          .contains("slots      3 sims at once");
 
       serve.stop.countDown();
 

@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.cli.CliTestServer.Result;
 import dev.cascade.cli.CliTestServer.WatchedOutput;
+import dev.cascade.core.Run;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.core.spi.SimLaunch;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -74,6 +76,45 @@ final class RunsCommandIT {
     assertThat(run.get("entries").get(0).get("count").asInt()).isEqualTo(2);
     assertThat(run.get("sims")).hasSize(2);
     assertThat(run.get("sims").get(0).has("heartbeat_age_s")).isTrue();
+  }
+
+  @Test
+  void create_sendsTheOwnerThePriorityAndTheTimeLimit() throws Exception {
+    Result result =
+        cascade.run(
+            "runs",
+            "create",
+            "demo",
+            "SM90_H100:1",
+            "--owner",
+            "bob",
+            "--priority",
+            "3",
+            "--time-limit",
+            "90m",
+            "--json");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    JsonNode run = JSON.readTree(result.out());
+    assertThat(run.get("owner").asText()).isEqualTo("bob");
+    assertThat(run.get("priority").asInt()).isEqualTo(3);
+    assertThat(run.get("entries").get(0).get("time_limit").asText()).isEqualTo("1h30m");
+    Run stored = cascade.engine.runs().get(run.get("id").asText());
+    assertThat(stored.entries().getFirst().timeLimit()).isEqualTo(Duration.ofMinutes(90));
+  }
+
+  @Test
+  void create_badTimeLimitOrOwner_isAUsageErrorNamingTheOptionAndValue() {
+    Result limit = cascade.run("runs", "create", "demo", "SM90_H100:1", "--time-limit", "soon");
+    Result owner = cascade.run("runs", "create", "demo", "SM90_H100:1", "--owner", "a b");
+
+    assertThat(limit.exit()).isEqualTo(2);
+    assertThat(limit.err())
+        .startsWith("cascade: --time-limit must be a duration")
+        .contains("\"soon\"");
+    assertThat(owner.exit()).isEqualTo(2);
+    assertThat(owner.err()).startsWith("cascade: --owner must be").contains("\"a b\"");
+    assertThat(cascade.engine.runs().list()).isEmpty();
   }
 
   @Test

@@ -8,13 +8,16 @@ import dev.cascade.core.EventStream;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.json.ScheduleJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -36,9 +39,15 @@ final class RemoteRuns implements Runs {
   }
 
   @Override
-  public Run create(String traceId, List<RunEntry> entries, boolean reuse) {
+  public Run create(String traceId, List<RunEntry> entries, RunOptions options) {
     return http.post(
-        "/api/runs", ApiJson.writeRunRequest(traceId, entries, reuse), ApiJson::readRun);
+        "/api/runs", ApiJson.writeRunRequest(traceId, entries, options), ApiJson::readRun);
+  }
+
+  /** Read from the run as the server shows it: each sim's place in the queue and estimate. */
+  @Override
+  public Map<String, SimSchedule> schedule(String runId) {
+    return http.get(runPath(runId), ScheduleJson::read);
   }
 
   @Override

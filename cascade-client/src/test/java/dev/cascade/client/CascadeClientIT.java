@@ -12,9 +12,11 @@ import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
@@ -30,6 +32,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +108,45 @@ final class CascadeClientIT {
     assertThat(all).hasSizeGreaterThan(3);
     assertThat(rest).isEqualTo(all.subList(2, all.size()));
     assertThat(all.getLast().kind()).isEqualTo(SimEvent.Kind.SIM);
+  }
+
+  @Test
+  void ownerPriorityTimeLimitAndSchedule_travelBothWays() throws Exception {
+    Run first = client.runs().create("demo", List.of(new RunEntry("SM90_H100", 1)));
+    server.succeed(server.nextLaunch());
+    client.runs().await(first.id(), TestServer.WAIT);
+
+    Run second =
+        client
+            .runs()
+            .create(
+                "demo",
+                List.of(new RunEntry("SM90_H100", 1, Duration.ofMinutes(30))),
+                new RunOptions("bob", 4));
+    server.nextLaunch();
+    String simId = second.sims().getFirst().id();
+    org.awaitility.Awaitility.await()
+        .atMost(TestServer.WAIT)
+        .until(() -> server.engine.runs().sim(simId).launcherRef() != null);
+
+    Run stored = server.engine.runs().get(second.id());
+    assertThat(stored.owner()).isEqualTo("bob");
+    assertThat(stored.priority()).isEqualTo(4);
+    assertThat(stored.entries().getFirst().timeLimit()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(client.runs().get(second.id()).entries()).isEqualTo(stored.entries());
+    Map<String, SimSchedule> schedule = client.runs().schedule(second.id());
+    // The estimate of a sim past its expected length is "now", read at two moments here.
+    assertThat(schedule.values())
+        .extracting(SimSchedule::simId, SimSchedule::queuePosition, SimSchedule::basis)
+        .isEqualTo(
+            server.engine.runs().schedule(second.id()).values().stream()
+                .map(
+                    s ->
+                        org.assertj.core.groups.Tuple.tuple(
+                            s.simId(), s.queuePosition(), s.basis()))
+                .toList());
+    assertThat(schedule.get(simId).eta()).isNotNull();
+    assertThat(schedule.get(simId).basis()).isEqualTo("1 earlier sim of this trace on SM90_H100");
   }
 
   @Test

@@ -117,6 +117,7 @@ public record CascadeSettings(
     private GpuConfigCatalog catalog;
     private Clock clock = Clock.systemUTC();
     private int maxLaunches = 8;
+    private Integer localSlots;
     private Duration heartbeatTimeout = Duration.ofSeconds(60);
     private Duration monitorInterval = Duration.ofSeconds(5);
     private Duration uploadQuietPeriod = Duration.ofSeconds(10);
@@ -133,19 +134,20 @@ public record CascadeSettings(
 
     /**
      * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
-     * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_HEARTBEAT_TIMEOUT_S}, {@code
-     * CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code CASCADE_MAIN_URL}, the variables
-     * {@code CASCADE_SIM_ENV_PASS} names (added to the sim environment, under what {@link
-     * #simEnvironment} sets), and the GPU config catalog ({@link #catalogFromEnvironment}). Absent
-     * ones keep their value. The default sim command is chosen from the same variables ({@link
-     * #simCommandFromEnvironment}). The builder reads no other environment: without this call, none
-     * at all.
+     * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_LOCAL_SLOTS}, {@code
+     * CASCADE_HEARTBEAT_TIMEOUT_S}, {@code CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code
+     * CASCADE_MAIN_URL}, the variables {@code CASCADE_SIM_ENV_PASS} names (added to the sim
+     * environment, under what {@link #simEnvironment} sets), and the GPU config catalog ({@link
+     * #catalogFromEnvironment}). Absent ones keep their value. The default sim command is chosen
+     * from the same variables ({@link #simCommandFromEnvironment}). The builder reads no other
+     * environment: without this call, none at all.
      */
     public Builder fromEnvironment(Map<String, String> environment) {
       AppEnvironment variables = new AppEnvironment(environment);
       this.environment = variables;
       variables.dataDir().ifPresent(this::dataDir);
       variables.maxLaunches().ifPresent(this::maxLaunches);
+      variables.localSlots().ifPresent(this::localSlots);
       variables.heartbeatTimeout().ifPresent(this::heartbeatTimeout);
       variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
       variables.simCommand().ifPresent(this::simCommand);
@@ -191,6 +193,16 @@ public record CascadeSettings(
             "maxLaunches must be 1 to " + MAX_LAUNCHES_LIMIT + "; got " + maxLaunches);
       }
       this.maxLaunches = maxLaunches;
+      return this;
+    }
+
+    /**
+     * How many sims the local launcher runs at once ({@code CASCADE_LOCAL_SLOTS}; by default one
+     * per core); the others wait as {@code pending} for a slot. Other launchers leave the waiting
+     * to their scheduler and ignore it.
+     */
+    public Builder localSlots(int localSlots) {
+      this.localSlots = LocalLauncher.requireSlots(localSlots);
       return this;
     }
 
@@ -277,9 +289,13 @@ public record CascadeSettings(
       if (dataDir == null) {
         throw new IllegalStateException("set dataDir: where Cascade keeps its database and traces");
       }
+      Launcher chosen = launcher != null ? launcher : new LocalLauncher();
+      if (localSlots != null && chosen instanceof LocalLauncher local) {
+        chosen = local.withSlots(localSlots);
+      }
       return new CascadeSettings(
           dataDir,
-          launcher != null ? launcher : new LocalLauncher(),
+          chosen,
           catalog != null ? catalog : GpuConfigCatalog.builtIn(),
           clock,
           maxLaunches,

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,32 +25,71 @@ import java.util.concurrent.ConcurrentHashMap;
  * the group id. A sim's environment is the launch's ({@link SimLaunch#environment()}) over {@link
  * #BASE_VARIABLES}, never the rest of the app's. {@link #stop} sends SIGTERM to the group and
  * SIGKILL after a grace period (5 s by default), so nothing the sim started is left behind, and
- * reaps the process it started itself.
+ * reaps the process it started itself. It runs at most {@link #slots()} sims at once (by default
+ * one per core); Cascade queues the rest.
  */
 public final class LocalLauncher implements Launcher {
 
   public static final String NAME = "local";
+
+  /** The most sims a local launcher may be given at once. */
+  public static final int MAX_SLOTS = 1024;
 
   /** The app's variables a local sim inherits: what finding programs and files needs. */
   public static final List<String> BASE_VARIABLES =
       List.of("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
   private final Duration stopGrace;
+  private final int slots;
   private final Map<Long, Process> started = new ConcurrentHashMap<>();
 
   /** The exit of each process started here, until it is stopped: {@link #exitOf}. */
   private final Map<Long, CompletableFuture<Integer>> exits = new ConcurrentHashMap<>();
 
-  /** A launcher that gives sims 5 s to exit after SIGTERM. */
+  /** A launcher that gives sims 5 s to exit after SIGTERM, with a slot per core. */
   public LocalLauncher() {
     this(Duration.ofSeconds(5));
   }
 
+  /** A launcher with a slot per core. */
   public LocalLauncher(Duration stopGrace) {
+    this(stopGrace, defaultSlots());
+  }
+
+  /**
+   * @param slots how many sims run at once, 1 to {@value #MAX_SLOTS}; the rest wait as {@code
+   *     pending}
+   */
+  public LocalLauncher(Duration stopGrace, int slots) {
     if (stopGrace.isNegative()) {
       throw new IllegalArgumentException("stopGrace cannot be negative; got " + stopGrace);
     }
     this.stopGrace = stopGrace;
+    this.slots = requireSlots(slots);
+  }
+
+  /** One slot per core the JVM may use. */
+  public static int defaultSlots() {
+    return Math.max(1, Math.min(MAX_SLOTS, Runtime.getRuntime().availableProcessors()));
+  }
+
+  /** {@code slots} when it is 1 to {@value #MAX_SLOTS}. */
+  public static int requireSlots(int slots) {
+    if (slots < 1 || slots > MAX_SLOTS) {
+      throw new IllegalArgumentException(
+          "local slots must be 1 to " + MAX_SLOTS + " sims at once; got " + slots);
+    }
+    return slots;
+  }
+
+  /** A new launcher like this one with {@code slots} slots; nothing it started carries over. */
+  public LocalLauncher withSlots(int slots) {
+    return new LocalLauncher(stopGrace, slots);
+  }
+
+  @Override
+  public OptionalInt slots() {
+    return OptionalInt.of(slots);
   }
 
   @Override

@@ -1,12 +1,16 @@
 package dev.cascade.core;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * One line of a run request: a GPU config, how many replicas of it to simulate (1 to 64), and
  * optionally the kernels to simulate ({@link KernelWindow}, {@code "1-5,9"}; null for all).
+ *
+ * @param timeLimit the wall time each sim of the entry may take once launched; null for none. A sim
+ *     over it is stopped and fails with {@code timed out after ...}
  */
-public record RunEntry(String gpuConfig, int count, String kernels) {
+public record RunEntry(String gpuConfig, int count, String kernels, Duration timeLimit) {
 
   public static final int MAX_COUNT = 64;
 
@@ -21,11 +25,24 @@ public record RunEntry(String gpuConfig, int count, String kernels) {
     if (kernels != null) {
       kernels = KernelWindow.parse(kernels).text();
     }
+    if (timeLimit != null) {
+      TimeLimit.requireValid(timeLimit);
+    }
   }
 
-  /** An entry simulating every kernel of the trace. */
+  /** An entry simulating every kernel of the trace, without a time limit. */
   public RunEntry(String gpuConfig, int count) {
-    this(gpuConfig, count, null);
+    this(gpuConfig, count, (String) null, null);
+  }
+
+  /** An entry simulating the kernels of {@code kernels} (null: all), without a time limit. */
+  public RunEntry(String gpuConfig, int count, String kernels) {
+    this(gpuConfig, count, kernels, null);
+  }
+
+  /** An entry simulating every kernel, each sim limited to {@code timeLimit} (null: none). */
+  public RunEntry(String gpuConfig, int count, Duration timeLimit) {
+    this(gpuConfig, count, null, timeLimit);
   }
 
   /** The kernel window, when the entry names one. */
@@ -33,6 +50,11 @@ public record RunEntry(String gpuConfig, int count, String kernels) {
     return kernels == null
         ? java.util.Optional.empty()
         : java.util.Optional.of(KernelWindow.parse(kernels));
+  }
+
+  /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
+  public RunEntry withTimeLimit(Duration timeLimit) {
+    return new RunEntry(gpuConfig, count, kernels, timeLimit);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.cascade.core;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,8 +21,14 @@ public interface Runs {
    *     not ready or a sample, {@code invalid} for bad entries; each names the field
    */
   default Run create(String traceId, List<RunEntry> entries) {
-    return create(traceId, entries, false);
+    return create(traceId, entries, RunOptions.defaults());
   }
+
+  /**
+   * {@link #create(String, List)} for an owner and at a priority: the run's sims wait for slots
+   * round-robin across owners, and across the runs of one owner, higher priority first.
+   */
+  Run create(String traceId, List<RunEntry> entries, RunOptions options);
 
   /**
    * {@link #create(String, List)}; with {@code reuse}, each sim whose provenance (trace, config and
@@ -29,7 +36,9 @@ public interface Runs {
    * results and log instead of simulating: it is {@code succeeded} at once, with {@link
    * Provenance#reusedFrom()} naming the earlier sim.
    */
-  Run create(String traceId, List<RunEntry> entries, boolean reuse);
+  default Run create(String traceId, List<RunEntry> entries, boolean reuse) {
+    return create(traceId, entries, RunOptions.defaults().withReuse(reuse));
+  }
 
   /**
    * Launches the failed and cancelled sims of the run again as new attempts ({@link
@@ -66,6 +75,12 @@ public interface Runs {
 
   /** The run's events after {@code afterId}, past and live, in order; close when done. */
   EventStream events(String runId, long afterId);
+
+  /**
+   * Where each unfinished sim of the run stands now, by sim id: its place in the queue for a slot
+   * and its estimated finish. Finished sims have none.
+   */
+  Map<String, SimSchedule> schedule(String runId);
 
   /** The sim, or {@code not_found} naming the id. */
   Sim sim(String simId);

@@ -91,6 +91,26 @@ final class BatchLauncherTest {
   }
 
   @Test
+  void batchLauncher_hasNoSlots_soARunsEntryGoesToTheClusterAtOnceWhateverItsPriority() {
+    Run run =
+        engine
+            .runs()
+            .create("demo", List.of(new RunEntry("SM90_H100", 3)), new RunOptions("alice", 5));
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                engine.runs().get(run.id()).sims().stream()
+                    .allMatch(sim -> sim.launcherRef() != null));
+
+    assertThat(launcher.batches).singleElement().satisfies(batch -> assertThat(batch).hasSize(3));
+    assertThat(engine.runs().get(run.id()).owner()).isEqualTo("alice");
+    assertThat(engine.runs().schedule(run.id()).values())
+        .allSatisfy(schedule -> assertThat(schedule.queuePosition()).isNull());
+    assertThat(engine.peakSlotsHeld()).isZero();
+  }
+
+  @Test
   void queuedSim_isNotFailedForSilence_andCountsFromWhenItLeftTheQueue() {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     launcher.statuses.put(

@@ -103,6 +103,21 @@ final class CascadeSettingsTest {
   }
 
   @Test
+  void localSlots_comeFromTheBuilderOrCascadeLocalSlotsElseOnePerCore() {
+    assertThat(builder().settings().launcher().slots())
+        .hasValue(Runtime.getRuntime().availableProcessors());
+    assertThat(fromEnvironment(Map.of("CASCADE_LOCAL_SLOTS", "3")).launcher().slots()).hasValue(3);
+    assertThat(builder().localSlots(5).settings().launcher().slots()).hasValue(5);
+    assertThat(builder().launcher("local").localSlots(1).settings().launcher().slots()).hasValue(1);
+    assertThatThrownBy(() -> builder().localSlots(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("local slots must be 1 to 1024 sims at once; got 0");
+    assertThatThrownBy(() -> fromEnvironment(Map.of("CASCADE_LOCAL_SLOTS", "two")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("CASCADE_LOCAL_SLOTS must be a whole number; got \"two\"");
+  }
+
+  @Test
   void dataDirFromEnvironment_ignoresABlankOne() {
     assertThat(CascadeSettings.dataDirFromEnvironment(Map.of("CASCADE_DATA_DIR", "/srv/x")))
         .hasValue(Path.of("/srv/x"));

@@ -5,6 +5,7 @@ import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,6 +21,14 @@ final class RecordingLauncher implements Launcher {
   final AtomicInteger peakInFlight = new AtomicInteger();
   volatile CountDownLatch gate = new CountDownLatch(0);
   volatile String failWith;
+
+  /** The slots this launcher says it has; none (a scheduler's job) unless a test sets them. */
+  volatile OptionalInt slots = OptionalInt.empty();
+
+  @Override
+  public OptionalInt slots() {
+    return slots;
+  }
 
   @Override
   public String name() {

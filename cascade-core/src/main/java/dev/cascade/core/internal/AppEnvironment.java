@@ -28,6 +28,10 @@ public final class AppEnvironment {
 
   public static final String DATA_DIR = "CASCADE_DATA_DIR";
   public static final String MAX_LAUNCHES = "CASCADE_MAX_LAUNCHES";
+
+  /** How many sims the local launcher runs at once; the rest wait their turn. */
+  public static final String LOCAL_SLOTS = "CASCADE_LOCAL_SLOTS";
+
   public static final String HEARTBEAT_TIMEOUT_S = "CASCADE_HEARTBEAT_TIMEOUT_S";
 
   /** Seconds with no file changed before an upload counts as complete. */
@@ -69,6 +73,12 @@ public final class AppEnvironment {
   public OptionalInt maxLaunches() {
     String value = environment.get(MAX_LAUNCHES);
     return value == null ? OptionalInt.empty() : OptionalInt.of(parseInt(MAX_LAUNCHES, value));
+  }
+
+  /** {@value #LOCAL_SLOTS}, when set; a blank value is not a number. */
+  public OptionalInt localSlots() {
+    String value = environment.get(LOCAL_SLOTS);
+    return value == null ? OptionalInt.empty() : OptionalInt.of(parseInt(LOCAL_SLOTS, value));
   }
 
   /** {@value #HEARTBEAT_TIMEOUT_S} in seconds, when set; a blank value is not a number. */

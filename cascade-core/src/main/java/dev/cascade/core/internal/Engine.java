@@ -17,7 +17,10 @@ import dev.cascade.core.internal.run.RunSettings;
 import dev.cascade.core.internal.run.SimMoves;
 import dev.cascade.core.internal.run.SimReports;
 import dev.cascade.core.internal.run.SimTokens;
+import dev.cascade.core.internal.run.SlotQueue;
+import dev.cascade.core.internal.run.TimeLimitCheck;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.store.SimTokenRepository;
 import dev.cascade.core.internal.trace.TraceStore;
@@ -52,6 +55,7 @@ public final class Engine implements AutoCloseable {
   private SimReports reports;
   private Launches launches;
   private HeartbeatCheck heartbeatCheck;
+  private TimeLimitCheck timeLimits;
   private final QueuedSims queued = new QueuedSims();
   private LauncherStatusCheck launcherStatusCheck;
   private Results results;
@@ -104,13 +108,15 @@ public final class Engine implements AutoCloseable {
             settings.finishedStopDelay(),
             settings.simCommand(),
             settings.simEnvironment());
-    SimMoves moves = new SimMoves(database, sims, events, outputs, clock);
+    SlotQueue slots = new SlotQueue(settings.launcher().slots());
+    SimMoves moves = new SimMoves(database, sims, events, outputs, slots, clock);
     launches =
         new Launches(
             settings.launcher(),
             new SimTokens(new SimTokenRepository(database)),
             sims,
             moves,
+            slots,
             runSettings,
             clock);
     toClose.add(0, launches);
@@ -120,6 +126,7 @@ public final class Engine implements AutoCloseable {
     reports = new SimReports(database, sims, moves, outputs, launches);
     heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock, queued);
     launcherStatusCheck = new LauncherStatusCheck(settings.launcher(), sims, moves, queued, clock);
+    timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
     results =
         new ResultsComparer(
             database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()));
@@ -135,7 +142,12 @@ public final class Engine implements AutoCloseable {
     launches.failEnded();
     runs.launchPending();
     if (!settings.monitorInterval().isZero()) {
-      toClose.add(0, new HeartbeatMonitor(heartbeatCheck, settings.monitorInterval()));
+      Runnable checks =
+          () -> {
+            heartbeatCheck.run();
+            timeLimits.run();
+          };
+      toClose.add(0, new HeartbeatMonitor(checks, settings.monitorInterval()));
       // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
       toClose.add(0, new HeartbeatMonitor(launcherStatusCheck, settings.monitorInterval()));
     }
@@ -192,6 +204,16 @@ public final class Engine implements AutoCloseable {
   /** One pass of the heartbeat monitor, for tests that turned the background one off. */
   public void checkHeartbeats() {
     heartbeatCheck.run();
+  }
+
+  /** One pass of the time-limit check, for tests that turned the background monitor off. */
+  public void checkTimeLimits() {
+    timeLimits.run();
+  }
+
+  /** The most sims that ever held a slot of the launcher at once (0 without slots). */
+  public int peakSlotsHeld() {
+    return launches.peakSlotsHeld();
   }
 
   /** One poll of the launcher's own view of launched sims, for tests. */

@@ -9,11 +9,13 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimProgress;
 import dev.cascade.core.SimState;
 import dev.cascade.core.SkippedFolder;
+import dev.cascade.core.TimeLimit;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
@@ -184,33 +186,42 @@ public final class ApiJson {
 
   /** {@code POST /api/runs}: {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}. */
   public static Map<String, Object> writeRunRequest(String traceId, List<RunEntry> entries) {
-    return writeRunRequest(traceId, entries, false);
+    return writeRunRequest(traceId, entries, RunOptions.defaults());
   }
 
-  /** {@code POST /api/runs}, with {@code "reuse": true} when asked. */
+  /** {@code POST /api/runs} with the run's {@code owner} and {@code priority}. */
   public static Map<String, Object> writeRunRequest(
-      String traceId, List<RunEntry> entries, boolean reuse) {
+      String traceId, List<RunEntry> entries, RunOptions options) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("trace_id", traceId);
     fields.put("entries", entries.stream().map(ApiJson::writeRunEntry).toList());
-    if (reuse) {
+    fields.put("owner", options.owner());
+    fields.put("priority", options.priority());
+    if (options.reuse()) {
       fields.put("reuse", true);
     }
     return fields;
   }
 
+  /** An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null. */
   public static Map<String, Object> writeRunEntry(RunEntry entry) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", entry.gpuConfig());
     fields.put("count", entry.count());
     fields.put("kernels", entry.kernels());
+    fields.put(
+        "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
     return fields;
   }
 
   public static RunEntry readRunEntry(JsonNode node) {
     Fields entry = Fields.of(node, "a run entry");
+    String limit = entry.textOrNull("time_limit");
     return new RunEntry(
-        entry.text("gpu_config"), entry.integer("count"), entry.textOrNull("kernels"));
+        entry.text("gpu_config"),
+        entry.integer("count"),
+        entry.textOrNull("kernels"),
+        limit == null ? null : TimeLimit.parse(limit));
   }
 
   /**
@@ -218,9 +229,7 @@ public final class ApiJson {
    * age at {@code now} (the server's clock).
    */
   public static Map<String, Object> writeRun(Run run, Instant now) {
-    Map<String, Object> fields = runFields(run);
-    fields.put("sims", run.sims().stream().map(sim -> writeSim(sim, now)).toList());
-    return fields;
+    return ScheduleJson.writeRun(run, now, Map.of());
   }
 
   /** A run with its sims; their heartbeat ages are not kept (they are the server's reading). */
@@ -230,12 +239,15 @@ public final class ApiJson {
       throw new IllegalArgumentException(
           "a run must have \"sims\" as an array; a summary of GET /api/runs has none");
     }
+    String owner = run.textOrNull("owner");
     return new Run(
         run.text("id"),
         run.text("trace_id"),
         run.list("entries", ApiJson::readRunEntry),
         run.time("created_at"),
-        run.list("sims", ApiJson::readSim));
+        run.list("sims", ApiJson::readSim),
+        owner == null ? RunOptions.DEFAULT_OWNER : owner,
+        run.integer("priority", 0));
   }
 
   /**
@@ -266,12 +278,14 @@ public final class ApiJson {
         .list("runs", run -> Fields.of(run, "a run summary").text("id"));
   }
 
-  private static Map<String, Object> runFields(Run run) {
+  static Map<String, Object> runFields(Run run) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("id", run.id());
     fields.put("trace_id", run.traceId());
     fields.put("state", run.state().wireName());
     fields.put("created_at", text(run.createdAt()));
+    fields.put("owner", run.owner());
+    fields.put("priority", run.priority());
     fields.put("entries", run.entries().stream().map(ApiJson::writeRunEntry).toList());
     fields.put("sim_count", run.latestAttempts().size());
     return fields;

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -21,6 +22,15 @@ public interface Launcher extends AutoCloseable {
   /** Why this launcher cannot be used here; empty when it can. */
   default Optional<String> unavailableReason() {
     return Optional.empty();
+  }
+
+  /**
+   * How many sims this launcher runs at once, when Cascade must queue the rest itself (the local
+   * launcher: {@code CASCADE_LOCAL_SLOTS}); empty when it leaves the waiting to a scheduler of its
+   * own (a cluster) and takes every sim as it comes.
+   */
+  default OptionalInt slots() {
+    return OptionalInt.empty();
   }
 
   /**

@@ -70,6 +70,9 @@ function form(trace, configs) {
   const formError = h('div', { class: 'form-error', role: 'alert', hidden: true, id: 'form-error' });
   const entriesError = h('p', { class: 'field-error', id: 'entries-error', hidden: true });
   const submit = h('button', { type: 'submit', class: 'primary', id: 'launch' });
+  const owner = h('input', { type: 'text', id: 'run-owner', name: 'owner', maxlength: 64, placeholder: 'local', 'aria-describedby': 'queue-hint' });
+  const priority = h('input', { type: 'number', id: 'run-priority', name: 'priority', min: -1000, max: 1000, step: 1, value: 0, inputmode: 'numeric', class: 'count', 'aria-describedby': 'queue-hint' });
+  const timeLimit = h('input', { type: 'text', id: 'run-time-limit', name: 'time_limit', placeholder: 'none, or 30m, 2h', 'aria-describedby': 'queue-hint' });
 
   function configRow(config, index, refusal) {
     const id = `cfg-${index}`;
@@ -205,6 +208,13 @@ function form(trace, configs) {
                 h('span', { class: 'group-why' }, ` It was captured on ${trace.trace_gpu_arch || 'sm_90'} and holds instructions only that architecture runs. To model another architecture, trace on that GPU.`))),
               refused.map((config, i) => configRow(config, allowed.length + i, configRefusal(trace, config))))
             : null))),
+    h('fieldset', { class: 'queue' },
+      h('legend', {}, 'Queue'),
+      h('p', { class: 'hint', id: 'queue-hint' }, 'Sims wait for a free slot: higher priority first, then owners take turns. A sim still running after its time limit is stopped as timed out.'),
+      h('div', { class: 'queue-fields' },
+        h('label', { for: 'run-owner' }, 'Owner ', owner),
+        h('label', { for: 'run-priority' }, 'Priority ', priority),
+        h('label', { for: 'run-time-limit' }, 'Time limit per sim ', timeLimit))),
     h('div', { class: 'actions' },
       submit,
       h('a', { href: traceHref(trace.id), class: 'button' }, 'Back')));
@@ -213,10 +223,19 @@ function form(trace, configs) {
     event.preventDefault();
     clearErrors();
     const sent = chosen();
+    const limit = timeLimit.value.trim();
     const body = {
       trace_id: trace.id,
-      entries: sent.map((row) => ({ gpu_config: row.config.name, count: countValue(row) })),
+      entries: sent.map((row) => ({
+        gpu_config: row.config.name, count: countValue(row), ...(limit ? { time_limit: limit } : {}),
+      })),
     };
+    if (owner.value.trim()) {
+      body.owner = owner.value.trim();
+    }
+    if (priority.value.trim()) {
+      body.priority = Number(priority.value);
+    }
     submit.disabled = true;
     submit.setAttribute('aria-busy', 'true');
     const label = submit.textContent;

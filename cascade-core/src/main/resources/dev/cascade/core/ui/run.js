@@ -225,6 +225,7 @@ export function renderRun(main, runId) {
       root: null,
       state: badge(sim.state, 'sim-state'),
       heartbeat: h('span', { class: 'heartbeat' }),
+      eta: h('p', { class: 'eta-line', hidden: true }),
       kernelsText: h('span', { class: 'kernels' }),
       progress: h('progress', { class: 'kernel-progress', 'aria-label': `Kernels done, ${title}` }),
       current: h('p', { class: 'current-kernel' }),
@@ -239,6 +240,7 @@ export function renderRun(main, runId) {
           h('h3', { id: titleId }, sim.gpu_config, h('span', { class: 'muted' }, ` · replica ${sim.replica}${(sim.attempt ?? 1) > 1 ? ` · attempt ${sim.attempt}` : ''}`)),
           card.state),
         h('p', { class: 'heartbeat-line' }, card.heartbeat),
+        card.eta,
         h('div', { class: 'progress-line' }, card.kernelsText, card.progress),
         card.current,
         card.metrics,
@@ -263,10 +265,13 @@ export function renderRun(main, runId) {
       delete card.heartbeat.dataset.since;
       setText(
         card.heartbeat,
-        sim.queued_reason ? `Queued: ${sim.queued_reason}` : sim.state === 'pending' ? 'Waiting to launch' : 'No heartbeat yet',
+        sim.queued_reason ? `Queued: ${sim.queued_reason}`
+          : sim.state !== 'pending' ? 'No heartbeat yet'
+          : sim.queue_position ? `Waiting for a slot: #${sim.queue_position} in the queue` : 'Waiting to launch',
       );
     }
     card.heartbeat.classList.toggle('warn', sim.state === 'lost');
+    updateEta(card.eta, sim);
 
     const total = sim.kernels_total ?? trace?.kernel_count ?? null;
     const done = sim.kernels_done ?? 0;
@@ -320,6 +325,17 @@ export function renderRun(main, runId) {
     setText(card.log, tail || '(no output yet)');
   }
 
+  /** The estimated finish of an unfinished sim, with what it comes from; hidden without one. */
+  function updateEta(line, sim) {
+    const eta = !isFinished(sim.state) && sim.eta ? sim.eta : null;
+    line.hidden = !eta;
+    if (eta) {
+      const left = (Date.parse(eta) - Date.now()) / 1000;
+      const when = left > 0 ? `Done in about ${duration(left)}` : 'Done any moment';
+      setText(line, `${when} (${dateTime(eta)}), from ${sim.eta_basis}`);
+    }
+  }
+
   function setLive(state, text) {
     liveStatus.dataset.live = state;
     setText(liveStatus, text);
@@ -349,7 +365,20 @@ export function renderRun(main, runId) {
     schedule();
   }
 
+  /** Queue places and estimates move without events: read the run again while it is active. */
+  let refresher = null;
+  function refreshWhileActive() {
+    refresher = setInterval(() => {
+      if (disposed || runState() !== 'active') {
+        clearInterval(refresher);
+        return;
+      }
+      loadRun().catch(() => {});
+    }, 10000);
+  }
+
   function follow() {
+    refreshWhileActive();
     events = new RunEvents(runId, {
       onOpen: ({ resumed }) => {
         setLive('live', 'Live');
@@ -399,6 +428,7 @@ export function renderRun(main, runId) {
   return {
     dispose() {
       disposed = true;
+      clearInterval(refresher);
       events?.close();
       hideBanner('events');
     },

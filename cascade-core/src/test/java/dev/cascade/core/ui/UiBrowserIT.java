@@ -313,6 +313,33 @@ final class UiBrowserIT {
   }
 
   @Test
+  @Order(4)
+  void newRun_sendsTheOwnerPriorityAndTimeLimitAndShowsARefusedLimit() throws IOException {
+    server.speed(0);
+    open("#/traces/demo/new-run");
+    WebElement limit = browser.waitFor("#run-time-limit");
+    browser.find("#run-owner").sendKeys("bob");
+    browser.find("#run-priority").sendKeys(Keys.chord(Keys.CONTROL, "a"), "3");
+    limit.sendKeys("soon");
+
+    browser.find("#launch").click();
+
+    WebElement error = browser.waitFor("#form-error:not([hidden])");
+    assertThat(error.getText()).contains("entries[0].time_limit").contains("\"soon\"");
+    limit.sendKeys(Keys.chord(Keys.CONTROL, "a"), "10m");
+    browser.find("#launch").click();
+    await().atMost(Browser.WAIT).until(() -> browser.hash().startsWith("#/runs/r_"));
+    String runId = browser.hash().substring("#/runs/".length());
+    Run run = server.cascade().runs().get(runId);
+    assertThat(run.owner()).isEqualTo("bob");
+    assertThat(run.priority()).isEqualTo(3);
+    assertThat(run.entries().getFirst().timeLimit()).isEqualTo(Duration.ofMinutes(10));
+    await()
+        .atMost(RUN_WAIT)
+        .until(() -> server.cascade().runs().get(runId).state() != RunState.ACTIVE);
+  }
+
+  @Test
   @Order(5)
   void cancel_asksForConfirmationThenCancelsEverySim() throws IOException {
     server.speed(1000);

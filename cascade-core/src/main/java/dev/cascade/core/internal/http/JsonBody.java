@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.TimeLimit;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -119,6 +121,30 @@ final class JsonBody {
       return null;
     }
     return (int) wholeNumber(name, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A wall-time limit ({@link TimeLimit}): a string such as {@code "30m"} or a whole number of
+   * seconds; null when absent or null.
+   */
+  Duration optionalTimeLimit(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    try {
+      if (value.isTextual()) {
+        return TimeLimit.parse(value.textValue());
+      }
+      if (value.isIntegralNumber() && value.canConvertToLong()) {
+        return TimeLimit.requireValid(Duration.ofSeconds(value.longValue()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw invalid(name, e.getMessage());
+    }
+    throw invalid(
+        name,
+        "must be a duration such as \"30m\" or a whole number of seconds; got " + describe(value));
   }
 
   /** An array of JSON objects that must be present (it may be empty). */

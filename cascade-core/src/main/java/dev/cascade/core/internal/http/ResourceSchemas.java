@@ -70,7 +70,12 @@ final class ResourceSchemas {
             nullable(
                 string(
                     "The kernels to simulate by position in kernelslist.g from 1, such as 1-5,9;"
-                        + " absent for all"))));
+                        + " absent for all")),
+            "time_limit",
+            nullable(
+                string(
+                    "Wall time each sim may take once launched: 30m, 90s, 2h, 1h30m (a request"
+                        + " may also give whole seconds); a sim over it fails, timed out"))));
     schemas.put(
         "RunRequest",
         object(
@@ -79,6 +84,10 @@ final class ResourceSchemas {
             string("A ready trace"),
             "entries",
             array(ref("RunEntry")),
+            "owner",
+            nullable(string("Whose run: waiting sims start round-robin across owners; local")),
+            "priority",
+            map("type", "integer", "minimum", -1000, "maximum", 1000, "default", 0),
             "reuse",
             bool()));
     schemas.put(
@@ -153,6 +162,14 @@ final class ResourceSchemas {
             ref("Provenance"),
             "heartbeat_age_s",
             nullable(number("Seconds since the last heartbeat")),
+            "queue_position",
+            nullable(integer()),
+            "eta",
+            nullable(time()),
+            "eta_s",
+            nullable(number("Seconds from now to the estimated finish")),
+            "eta_basis",
+            nullable(string("What the estimate comes from")),
             "queued_reason",
             nullable(
                 string(
@@ -169,6 +186,10 @@ final class ResourceSchemas {
             enumOf("active", "succeeded", "partial", "cancelled", "failed"),
             "created_at",
             time(),
+            "owner",
+            string("Whose run"),
+            "priority",
+            integer(),
             "entries",
             array(ref("RunEntry")),
             "sim_count",

@@ -4,12 +4,15 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.ScheduleJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,9 +43,9 @@ final class RunRoutes {
   }
 
   /**
-   * {@code {"trace_id", "entries": [{"gpu_config", "count"}]}}: 201 with the run and its {@code
-   * Location}. Types and ranges are checked here so the error names the exact field; the run
-   * manager checks the rest (trace, configs, duplicates).
+   * {@code {"trace_id", "entries": [{"gpu_config", "count", "time_limit"}], "owner", "priority"}}:
+   * 201 with the run and its {@code Location}. Types and ranges are checked here so the error names
+   * the exact field; the run manager checks the rest (trace, configs, duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);
@@ -59,15 +62,42 @@ final class RunRoutes {
       String gpuConfig = item.requiredString("gpu_config");
       int count = count(item, gpuConfig);
       String kernels = item.optionalString("kernels");
+      Duration timeLimit = item.optionalTimeLimit("time_limit");
       try {
-        entries.add(new RunEntry(gpuConfig, count, kernels));
+        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit));
       } catch (IllegalArgumentException e) {
         throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
       }
     }
-    Run run = runs.create(traceId, entries, body.optionalBoolean("reuse", false));
+    Run run =
+        runs.create(
+            traceId, entries, options(body).withReuse(body.optionalBoolean("reuse", false)));
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, QueuedReasons.add(ApiJson.writeRun(run, clock.instant()), queued));
+    Json.send(ctx, 201, withSchedule(run));
+  }
+
+  /** The run's {@code owner} (default {@value RunOptions#DEFAULT_OWNER}) and {@code priority}. */
+  private static RunOptions options(JsonBody body) {
+    String owner = body.optionalString("owner");
+    int priority =
+        (int) body.optionalLong("priority", -RunOptions.MAX_PRIORITY, RunOptions.MAX_PRIORITY, 0);
+    if (owner == null) {
+      return RunOptions.defaults().withPriority(priority);
+    }
+    try {
+      return new RunOptions(owner, priority);
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "owner");
+    }
+  }
+
+  /**
+   * The run, each unfinished sim with its place in the queue, its estimated finish and why its
+   * launcher still queues it.
+   */
+  private Object withSchedule(Run run) {
+    return QueuedReasons.add(
+        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run.id())), queued);
   }
 
   /**
@@ -88,11 +118,7 @@ final class RunRoutes {
   }
 
   private void get(Context ctx) {
-    Json.send(
-        ctx,
-        200,
-        QueuedReasons.add(
-            ApiJson.writeRun(runs.get(ctx.pathParam("id")), clock.instant()), queued));
+    Json.send(ctx, 200, withSchedule(runs.get(ctx.pathParam("id"))));
   }
 
   /** Launches the run's failed and cancelled sims again, as new attempts. */
@@ -108,10 +134,6 @@ final class RunRoutes {
   }
 
   private void cancel(Context ctx) {
-    Json.send(
-        ctx,
-        200,
-        QueuedReasons.add(
-            ApiJson.writeRun(runs.cancel(ctx.pathParam("id")), clock.instant()), queued));
+    Json.send(ctx, 200, withSchedule(runs.cancel(ctx.pathParam("id"))));
   }
 }

@@ -3,6 +3,7 @@ package dev.cascade.core.internal.run;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.store.Outcome;
@@ -37,6 +38,7 @@ public final class Launches implements AutoCloseable {
   private final SimLauncher launcher;
   private final RestartRecovery recovery;
   private final LaunchQueue queue;
+  private final SlotQueue slots;
   private final SimRepository sims;
   private final SimMoves moves;
   private final RunSettings settings;
@@ -54,9 +56,11 @@ public final class Launches implements AutoCloseable {
       SimTokens tokens,
       SimRepository sims,
       SimMoves moves,
+      SlotQueue slots,
       RunSettings settings,
       Clock clock) {
     this.launcher = new SimLauncher(launcher, tokens, settings, Duration.ofMinutes(5));
+    this.slots = slots;
     this.recovery = new RestartRecovery(this.launcher, sims, moves, clock);
     this.queue = new LaunchQueue(settings.maxLaunches());
     this.sims = sims;
@@ -85,18 +89,46 @@ public final class Launches implements AutoCloseable {
     return queue.peakInFlight();
   }
 
-  /** Queues a pending sim for launch on {@code config} with the trace at {@code traceDir}. */
-  void submit(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+  /** The most sims that ever held a slot at once (0 for a launcher without slots). */
+  public int peakSlotsHeld() {
+    return slots.peakHolding();
+  }
+
+  /**
+   * Queues a pending sim of {@code run} for launch on {@code config} with the trace at {@code
+   * traceDir}: it waits for a slot (when the launcher has slots), then for a launch call.
+   */
+  void submit(Sim sim, Run run, String traceId, Path traceDir, GpuConfig config) {
+    slots.submit(
+        sim.id(),
+        sim.runId(),
+        run.owner(),
+        run.priority(),
+        () -> dispatch(sim, traceId, traceDir, config));
+  }
+
+  /** The slots sims wait for. */
+  SlotQueue slots() {
+    return slots;
+  }
+
+  /** A sim an earlier process launched, still unfinished, holds a slot until it finishes. */
+  void holdSlot(String simId) {
+    slots.hold(simId);
+  }
+
+  private void dispatch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
     queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
   }
 
   /**
    * Queues the pending sims of one run entry: one batch launch call when the launcher takes batches
-   * (a Slurm job array), else one launch per sim as {@link #submit} does.
+   * (a Slurm job array, whose launcher has no slots: the cluster queues its tasks), else one launch
+   * per sim as {@link #submit} does, each after a slot.
    */
-  void submitAll(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+  void submitAll(List<Sim> entrySims, Run run, String traceId, Path traceDir, GpuConfig config) {
     if (!launcher.launchesInBatches()) {
-      entrySims.forEach(sim -> submit(sim, traceId, traceDir, config));
+      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, config));
     } else if (!entrySims.isEmpty()) {
       queue.submit(
           entrySims.getFirst().id() + " and its entry",
@@ -141,7 +173,7 @@ public final class Launches implements AutoCloseable {
       stops.execute(
           () -> {
             if (SimLauncher.sleep(WRITE_RETRY) && !closing) {
-              submit(sim, traceId, traceDir, config);
+              dispatch(sim, traceId, traceDir, config); // it keeps its slot
             }
           });
       return;

@@ -10,9 +10,11 @@ import dev.cascade.core.KernelWindow;
 import dev.cascade.core.Provenance;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.events.EventLog;
@@ -27,9 +29,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -54,6 +58,7 @@ public final class RunService implements Runs {
   private final SimMoves moves;
   private final Launches launches;
   private final SimOutput outputs;
+  private final SimSchedules schedules;
   private final Ids ids;
   private final Clock clock;
   private final SimInputs inputs;
@@ -78,6 +83,7 @@ public final class RunService implements Runs {
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
+    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock);
     this.ids = new Ids(clock);
     this.clock = clock;
     this.inputs = new SimInputs(launches.simCommand());
@@ -85,7 +91,8 @@ public final class RunService implements Runs {
   }
 
   @Override
-  public Run create(String traceId, List<RunEntry> entries, boolean reuse) {
+  public Run create(String traceId, List<RunEntry> entries, RunOptions options) {
+    Objects.requireNonNull(options, "options");
     RunRequestValidator.Validated request = validator.validate(traceId, entries);
     Instant now = clock.instant();
     String runId = ids.newRunId();
@@ -106,7 +113,8 @@ public final class RunService implements Runs {
         pending.add(window.map(w -> sim.withKernels(w.text(), w.positions().size())).orElse(sim));
       }
     }
-    Run run = new Run(runId, traceId, entries, now, pending);
+    Run run = new Run(runId, traceId, entries, now, pending, options.owner(), options.priority());
+    boolean reuse = options.reuse();
     Set<String> reused =
         database.write(
             connection -> {
@@ -124,7 +132,9 @@ public final class RunService implements Runs {
         traceId,
         pending.size(),
         reuse ? ", " + reused.size() + " reusing earlier results" : "");
-    submitByEntry(pending.stream().filter(sim -> !reused.contains(sim.id())).toList(), request);
+    // A reused sim is finished: it never waits for a slot.
+    submitByEntry(
+        pending.stream().filter(sim -> !reused.contains(sim.id())).toList(), run, request);
     return get(runId);
   }
 
@@ -161,14 +171,14 @@ public final class RunService implements Runs {
     }
     events.committed();
     log.info("run {} retried: {} sims launched again", runId, attempts.size());
-    submitByEntry(attempts, request);
+    submitByEntry(attempts, run, request); // new attempts wait for slots like any pending sim
     return get(runId);
   }
 
   @Override
   public Run rerun(String runId) {
     Run run = get(runId);
-    return create(run.traceId(), run.entries(), false);
+    return create(run.traceId(), run.entries(), new RunOptions(run.owner(), run.priority()));
   }
 
   @Override
@@ -188,6 +198,11 @@ public final class RunService implements Runs {
   @Override
   public List<Run> list() {
     return runs.list();
+  }
+
+  @Override
+  public Map<String, SimSchedule> schedule(String runId) {
+    return schedules.of(get(runId));
   }
 
   @Override
@@ -276,6 +291,12 @@ public final class RunService implements Runs {
     Set<String> adopted = launches.adoptRunning(halfLaunched);
     List<Sim> pending = new ArrayList<>(sims.findInStates(SimState.PENDING));
     halfLaunched.stream().filter(sim -> !adopted.contains(sim.id())).forEach(pending::add);
+    Set<String> relaunched = new HashSet<>();
+    pending.forEach(sim -> relaunched.add(sim.id()));
+    // Sims still running from before hold their slots, so the queue waits for them as before.
+    sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST).stream()
+        .filter(sim -> !relaunched.contains(sim.id()))
+        .forEach(sim -> launches.holdSlot(sim.id()));
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending or half-launched", pending.size());
     }
@@ -295,12 +316,12 @@ public final class RunService implements Runs {
             }
             return;
           }
-          submitByEntry(runSims, request);
+          submitByEntry(runSims, run, request);
         });
   }
 
   /** Queues a run's sims for launch, each run entry's together (one job array on Slurm). */
-  private void submitByEntry(List<Sim> runSims, RunRequestValidator.Validated request) {
+  private void submitByEntry(List<Sim> runSims, Run run, RunRequestValidator.Validated request) {
     Map<String, List<Sim>> byConfig = new LinkedHashMap<>();
     runSims.forEach(
         sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
@@ -313,7 +334,7 @@ public final class RunService implements Runs {
                   .orElseThrow()
                   .getValue();
           String traceId = request.trace().id();
-          launches.submitAll(entrySims, traceId, traces.folderOf(traceId), config);
+          launches.submitAll(entrySims, run, traceId, traces.folderOf(traceId), config);
         });
   }
 }

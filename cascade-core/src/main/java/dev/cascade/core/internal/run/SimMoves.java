@@ -24,14 +24,21 @@ public final class SimMoves {
   private final SimRepository sims;
   private final EventLog events;
   private final SimOutput outputs;
+  private final SlotQueue slots;
   private final Clock clock;
 
   public SimMoves(
-      Database database, SimRepository sims, EventLog events, SimOutput outputs, Clock clock) {
+      Database database,
+      SimRepository sims,
+      EventLog events,
+      SimOutput outputs,
+      SlotQueue slots,
+      Clock clock) {
     this.database = database;
     this.sims = sims;
     this.events = events;
     this.outputs = outputs;
+    this.slots = slots;
     this.clock = clock;
   }
 
@@ -81,7 +88,10 @@ public final class SimMoves {
     return true;
   }
 
-  /** After a commit that moved the sim: wakes event streams and frees a finished sim's parser. */
+  /**
+   * After a commit that moved the sim: wakes event streams; a finished sim's parser and slot are
+   * freed (the next waiting sim starts).
+   */
   void committed(boolean moved, String simId, SimState to) {
     if (!moved) {
       return;
@@ -89,6 +99,7 @@ public final class SimMoves {
     events.committed();
     if (to.isFinished()) {
       outputs.release(simId); // parses what is left and frees the sim's parser
+      slots.release(simId);
     }
   }
 

@@ -53,7 +53,7 @@ public final class Migrations {
             new Migration(1, resource("db/migration/V1__initial.sql")),
             new Migration(2, resource("db/migration/V2__hardware.sql")),
             new Migration(3, resource("db/migration/V3__sim_tokens.sql")),
-            new Migration(4, resource("db/migration/V4__queue_placeholder.sql")),
+            new Migration(4, resource("db/migration/V4__queue.sql")),
             new Migration(5, resource("db/migration/V5__provenance.sql"))));
   }
 

@@ -34,7 +34,7 @@ public final class RunRepository {
 
   private static final String RUN_COLUMNS =
       "r.id AS run_id, r.trace_id AS run_trace_id, r.entries AS run_entries,"
-          + " r.created_at AS run_created_at";
+          + " r.created_at AS run_created_at, r.owner AS run_owner, r.priority AS run_priority";
 
   private final Database database;
 
@@ -64,11 +64,14 @@ public final class RunRepository {
     String entries = entriesJson(run.entries());
     try (PreparedStatement insertRun =
         connection.prepareStatement(
-            "INSERT INTO runs (id, trace_id, entries, created_at) VALUES (?, ?, ?, ?)")) {
+            "INSERT INTO runs (id, trace_id, entries, created_at, owner, priority)"
+                + " VALUES (?, ?, ?, ?, ?, ?)")) {
       insertRun.setString(1, run.id());
       insertRun.setString(2, run.traceId());
       insertRun.setString(3, entries);
       insertRun.setString(4, SqlTimes.text(run.createdAt()));
+      insertRun.setString(5, run.owner());
+      insertRun.setInt(6, run.priority());
       insertRun.executeUpdate();
     }
     SimRepository.insertPending(connection, run.id(), run.sims());
@@ -113,6 +116,54 @@ public final class RunRepository {
         });
   }
 
+  /** The newest {@code limit} runs of the trace, newest first, each with its sims. */
+  public List<Run> findByTrace(String traceId, int limit) {
+    Objects.requireNonNull(traceId, "traceId");
+    return database.readSnapshot(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + RUN_COLUMNS
+                      + " FROM runs r WHERE r.trace_id = ?"
+                      + " ORDER BY r.created_at DESC, r.id DESC LIMIT ?")) {
+            select.setString(1, traceId);
+            select.setInt(2, limit);
+            return readRuns(connection, select);
+          }
+        });
+  }
+
+  /** Each of {@code runIds} that exists, with its trace id. */
+  public Map<String, String> traceIdsOf(Set<String> runIds) {
+    if (runIds.isEmpty()) {
+      return Map.of();
+    }
+    return database.readSnapshot(
+        connection -> {
+          Map<String, String> traceIds = new HashMap<>();
+          List<String> ids = List.copyOf(runIds);
+          for (int from = 0; from < ids.size(); from += 500) {
+            List<String> part = ids.subList(from, Math.min(ids.size(), from + 500));
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT id, trace_id FROM runs WHERE id IN ("
+                        + String.join(", ", java.util.Collections.nCopies(part.size(), "?"))
+                        + ")")) {
+              for (int i = 0; i < part.size(); i++) {
+                select.setString(i + 1, part.get(i));
+              }
+              try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                  traceIds.put(rows.getString(1), rows.getString(2));
+                }
+              }
+            }
+          }
+          return traceIds;
+        });
+  }
+
   /**
    * The runs {@code select} finds, in row order, each with its sims (entry order, then replica).
    */
@@ -134,12 +185,22 @@ public final class RunRepository {
     final String traceId;
     final List<RunEntry> entries;
     final Instant createdAt;
+    final String owner;
+    final int priority;
 
-    private RunRow(String id, String traceId, List<RunEntry> entries, Instant createdAt) {
+    private RunRow(
+        String id,
+        String traceId,
+        List<RunEntry> entries,
+        Instant createdAt,
+        String owner,
+        int priority) {
       this.id = id;
       this.traceId = traceId;
       this.entries = entries;
       this.createdAt = createdAt;
+      this.owner = owner;
+      this.priority = priority;
     }
 
     static RunRow read(ResultSet row) throws SQLException {
@@ -147,7 +208,9 @@ public final class RunRepository {
           row.getString("run_id"),
           row.getString("run_trace_id"),
           entriesFromJson(row.getString("run_id"), row.getString("run_entries")),
-          SqlTimes.instant(row.getString("run_created_at")));
+          SqlTimes.instant(row.getString("run_created_at")),
+          row.getString("run_owner"),
+          row.getInt("run_priority"));
     }
 
     Run toRun(List<Sim> stored) {
@@ -160,7 +223,7 @@ public final class RunRepository {
           Comparator.comparingInt((Sim sim) -> entryOrder.getOrDefault(sim.gpuConfig(), -1))
               .thenComparingInt(Sim::replica)
               .thenComparing(Sim::id));
-      return new Run(id, traceId, entries, createdAt, sims);
+      return new Run(id, traceId, entries, createdAt, sims, owner, priority);
     }
   }
 
@@ -203,7 +266,10 @@ public final class RunRepository {
     }
   }
 
-  /** Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}}, in request order. */
+  /**
+   * Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}} (with {@code
+   * "time_limit_s"} when the entry has one), in request order.
+   */
   private static String entriesJson(List<RunEntry> entries) {
     ArrayNode array = JSON.createArrayNode();
     for (RunEntry entry : entries) {
@@ -211,6 +277,9 @@ public final class RunRepository {
           array.addObject().put("gpu_config", entry.gpuConfig()).put("count", entry.count());
       if (entry.kernels() != null) {
         object.put("kernels", entry.kernels());
+      }
+      if (entry.timeLimit() != null) {
+        object.put("time_limit_s", entry.timeLimit().toSeconds());
       }
     }
     try {
@@ -224,11 +293,13 @@ public final class RunRepository {
     try {
       List<RunEntry> entries = new ArrayList<>();
       for (JsonNode entry : JSON.readTree(json)) {
+        JsonNode limit = entry.path("time_limit_s");
         entries.add(
             new RunEntry(
                 entry.path("gpu_config").asText(),
                 entry.path("count").asInt(),
-                entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null));
+                entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null,
+                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {

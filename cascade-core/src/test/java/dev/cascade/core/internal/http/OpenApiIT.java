@@ -13,11 +13,13 @@ import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.SimEvent;
+import dev.cascade.core.SimSchedule;
 import dev.cascade.core.Speedups;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.JsonSamples;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.json.ScheduleJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,7 +131,12 @@ final class OpenApiIT {
     written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
     // A sim as run responses show it: the mapping's fields and the app's queued_reason.
     Map<String, Object> sim =
-        new LinkedHashMap<>(ApiJson.writeSim(JsonSamples.runningSim(), JsonSamples.T0));
+        new LinkedHashMap<>(
+            ScheduleJson.writeSim(
+                JsonSamples.runningSim(),
+                JsonSamples.T0,
+                new SimSchedule(
+                    JsonSamples.runningSim().id(), null, JsonSamples.T0, "1 earlier sim")));
     sim.put("queued_reason", null);
     written.put("Sim", sim);
     written.put("KernelResult", ResultsJson.writeKernel(JsonSamples.kernel(), 1980.0));

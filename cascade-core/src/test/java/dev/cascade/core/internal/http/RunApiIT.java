@@ -47,8 +47,10 @@ final class RunApiIT {
     assertThat(run.get("created_at").asText()).isNotBlank();
     assertThat(run.get("entries").toString())
         .isEqualTo(
-            "[{\"gpu_config\":\"SM90_H100\",\"count\":2,\"kernels\":null},"
-                + "{\"gpu_config\":\"SM90_H200\",\"count\":1,\"kernels\":null}]");
+            "[{\"gpu_config\":\"SM90_H100\",\"count\":2,\"kernels\":null,\"time_limit\":null},"
+                + "{\"gpu_config\":\"SM90_H200\",\"count\":1,\"kernels\":null,\"time_limit\":null}]");
+    assertThat(run.get("owner").asText()).isEqualTo("local");
+    assertThat(run.get("priority").asInt()).isZero();
     assertThat(run.get("sims")).hasSize(3);
     JsonNode sim = run.get("sims").get(0);
     assertThat(sim.get("id").asText()).startsWith("s_");
@@ -164,10 +166,60 @@ final class RunApiIT {
     Response created =
         server.post(
             "/api/runs",
-            "{\"trace_id\": \"demo\", \"priority\": 3, \"entries\": [{\"gpu_config\": \"SM90_H100\","
+            "{\"trace_id\": \"demo\", \"colour\": 3, \"entries\": [{\"gpu_config\": \"SM90_H100\","
                 + " \"count\": 1, \"note\": \"x\"}]}");
 
     assertThat(created.status()).isEqualTo(201);
+  }
+
+  @Test
+  void createRun_keepsTheOwnerThePriorityAndEachEntrysTimeLimit() {
+    Response created =
+        server.post(
+            "/api/runs",
+            "{\"trace_id\": \"demo\", \"owner\": \"bob\", \"priority\": 7, \"entries\":"
+                + " [{\"gpu_config\": \"SM90_H100\", \"count\": 1, \"time_limit\": \"90m\"},"
+                + " {\"gpu_config\": \"SM90_H200\", \"count\": 1, \"time_limit\": 90}]}");
+
+    assertThat(created.status()).isEqualTo(201);
+    JsonNode read = server.get("/api/runs/" + created.json().get("id").asText()).json();
+    assertThat(read.get("owner").asText()).isEqualTo("bob");
+    assertThat(read.get("priority").asInt()).isEqualTo(7);
+    assertThat(read.get("entries"))
+        .extracting(entry -> entry.get("time_limit").asText())
+        .containsExactly("1h30m", "1m30s");
+    assertThat(read.get("sims"))
+        .allSatisfy(
+            sim -> {
+              assertThat(sim.has("queue_position")).isTrue();
+              assertThat(sim.has("eta")).isTrue();
+              assertThat(sim.has("eta_s")).isTrue();
+              assertThat(sim.has("eta_basis")).isTrue();
+            });
+  }
+
+  @Test
+  void createRun_refusesABadTimeLimitOwnerOrPriorityNamingFieldAndValue() {
+    String entry =
+        "{\"trace_id\": \"demo\", \"entries\": [{\"gpu_config\": \"SM90_H100\", \"count\": 1";
+    assertRefused(entry + ", \"time_limit\": \"soon\"}]}", 422, "entries[0].time_limit");
+    assertThat(
+            server
+                .post("/api/runs", entry + ", \"time_limit\": \"soon\"}]}")
+                .json()
+                .get("error")
+                .get("message")
+                .asText())
+        .contains("\"soon\"")
+        .contains("30m");
+    assertRefused(entry + ", \"time_limit\": 0}]}", 422, "entries[0].time_limit");
+    assertRefused(entry + ", \"time_limit\": \"31d\"}]}", 422, "entries[0].time_limit");
+    assertRefused(entry + ", \"time_limit\": true}]}", 422, "entries[0].time_limit");
+    assertRefused(entry + ", \"time_limit\": 1.5}]}", 422, "entries[0].time_limit");
+    assertRefused(entry + "}], \"owner\": \"no spaces please\"}", 422, "owner");
+    assertRefused(entry + "}], \"owner\": 5}", 422, "owner");
+    assertRefused(entry + "}], \"priority\": 5000}", 422, "priority");
+    assertRefused(entry + "}], \"priority\": \"high\"}", 422, "priority");
   }
 
   @Test

@@ -36,7 +36,7 @@ final class ProvenanceMigrationTest {
             new Migration(1, resource("V1__initial.sql")),
             new Migration(2, resource("V2__hardware.sql")),
             new Migration(3, resource("V3__sim_tokens.sql")),
-            new Migration(4, resource("V4__queue_placeholder.sql")));
+            new Migration(4, resource("V4__queue.sql")));
     try (Database old = Database.open(file, new Migrations(before))) {
       old.write(
           connection -> {
