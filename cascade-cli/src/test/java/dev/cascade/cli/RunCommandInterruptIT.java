@@ -50,7 +50,9 @@ final class RunCommandInterruptIT {
 
       new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
 
-      assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      boolean exited = run.waitFor(60, TimeUnit.SECONDS);
+      // If it hangs, say where: what it printed and what each of its threads was doing.
+      assertThat(exited).as(() -> read(output) + "\n" + threadsOf(run)).isTrue();
       assertThat(run.exitValue()).isEqualTo(130);
       assertThat(read(output))
           .contains("cancelled (Ctrl-C): its 2 sims stopped")
@@ -64,7 +66,32 @@ final class RunCommandInterruptIT {
     }
   }
 
-  private static String read(Path file) throws java.io.IOException {
-    return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    } catch (java.io.IOException e) {
+      return "(cannot read " + file + ": " + e.getMessage() + ")";
+    }
+  }
+
+  /** The process's thread dump, through the JDK's jcmd. */
+  private static String threadsOf(Process process) {
+    try {
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(process.pid()),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      jcmd.waitFor(30, TimeUnit.SECONDS);
+      return dump;
+    } catch (java.io.IOException e) {
+      return "(no thread dump: " + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(no thread dump: interrupted)";
+    }
   }
 }
