@@ -76,15 +76,7 @@ final class QueueIT {
             .server(ServerSettings.defaults().withPort(0))
             .build()
             .start();
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                cascade
-                    .traces()
-                    .find("demo")
-                    .map(t -> t.state() == TraceState.READY)
-                    .orElse(false));
+    cascade.traces().await("demo", WAIT);
   }
 
   @AfterEach
