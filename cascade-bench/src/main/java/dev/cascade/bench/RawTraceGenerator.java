@@ -167,7 +167,7 @@ final class RawTraceGenerator {
     long bytes = 0;
     for (List<Line> warp : block.warps()) {
       for (Line line : warp) {
-        bytes += (line.ldgsts() ? 2 : 1) * (line.bytes().length + 10L);
+        bytes += (line.ldgsts() ? 2 : 1) * (line.bytes().length + 11L);
       }
     }
     return bytes;

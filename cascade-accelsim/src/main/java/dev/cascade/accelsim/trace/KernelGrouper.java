@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -23,12 +22,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * Accel-Sim's {@code post-traces-processing} writes.
  *
  * <p>The echoed lines (empty, {@code #}, {@code -}) are written as they are read. Instruction lines
- * are grouped per thread block and warp in memory until {@code bufferBytes} of buffers are in use;
- * then the buffered blocks are written, in ascending block id, to a spill run file beside the
- * output and the buffers start empty again. At the end the runs and what is still in memory are
- * merged block by block, each run read sequentially, so memory stays near {@code bufferBytes}
- * whatever the trace's size. When {@code maxRuns} runs exist they are first merged into one, which
- * bounds the open files. The spill files are deleted when the grouper returns or fails.
+ * are grouped per thread block and warp in pages of memory ({@link LinePages}, reused after each
+ * spill) until {@code bufferBytes} of pages are in use; then the buffered blocks are written, in
+ * ascending block id, to a spill run file beside the output and the buffers start empty again. At
+ * the end the runs and what is still in memory are merged block by block, each run read
+ * sequentially, so memory stays near {@code bufferBytes} whatever the trace's size. When {@code
+ * maxRuns} runs exist they are first merged into one, which bounds the open files. The spill files
+ * are deleted when the grouper returns or fails.
  */
 final class KernelGrouper {
 
@@ -41,21 +41,18 @@ final class KernelGrouper {
       long outputBytes,
       int spillRuns) {}
 
-  private static final int INITIAL_WARP_CAPACITY = 512;
-  private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
   private static final int IO_BUFFER = 1 << 16;
 
-  private final Path source;
   private final long bufferBytes;
   private final Path spillDirectory;
   private final String spillPrefix;
   private final int maxRuns;
   private final RawTraceScanner scanner;
-  private final Map<Integer, BlockBuffer> blocks = new HashMap<>();
+  private final LinePages pages = new LinePages();
+  private final Map<Integer, LinePages.Block> blocks = new HashMap<>();
   private final List<Path> runs = new ArrayList<>();
   private final List<Path> spillFiles = new ArrayList<>();
-  private BlockBuffer lastBlock;
-  private long bufferedBytes;
+  private LinePages.Block lastBlock;
   private int runsWritten;
 
   /**
@@ -67,7 +64,6 @@ final class KernelGrouper {
    */
   KernelGrouper(
       Path source, long bufferBytes, Path spillDirectory, String spillPrefix, int maxRuns) {
-    this.source = source;
     this.bufferBytes = bufferBytes;
     this.spillDirectory = spillDirectory;
     this.spillPrefix = spillPrefix;
@@ -109,13 +105,13 @@ final class KernelGrouper {
   }
 
   private void buffer(int block, int warp, byte[] line, int start, int end) throws IOException {
-    BlockBuffer target = lastBlock;
+    LinePages.Block target = lastBlock;
     if (target == null || target.id != block) {
-      target = blocks.computeIfAbsent(block, id -> new BlockBuffer(id, scanner.warpsPerBlock()));
+      target = blocks.computeIfAbsent(block, id -> pages.new Block(id, scanner.warpsPerBlock()));
       lastBlock = target;
     }
-    bufferedBytes += target.append(warp, line, start, end, source);
-    if (bufferedBytes > bufferBytes) {
+    target.append(warp, line, start, end);
+    if (pages.bytesInUse() > bufferBytes) {
       spill();
     }
   }
@@ -127,17 +123,16 @@ final class KernelGrouper {
     try (OutputStream file = Files.newOutputStream(run, StandardOpenOption.WRITE)) {
       ByteSink out = new ByteSink(file, 1 << 18);
       for (int id : ids) {
-        BlockBuffer block = blocks.get(id);
+        LinePages.Block block = blocks.get(id);
         out.writeInt(id);
         for (int w = 0; w < block.counts.length; w++) {
           out.writeLong(block.counts[w]);
           out.writeLong(block.sizes[w]);
         }
         for (int w = 0; w < block.counts.length; w++) {
-          if (block.sizes[w] > 0) {
-            out.write(block.data[w], 0, block.sizes[w]);
-          }
+          block.writeWarp(w, out);
         }
+        pages.release(block);
       }
       out.flush();
     }
@@ -145,7 +140,6 @@ final class KernelGrouper {
     runsWritten++;
     blocks.clear();
     lastBlock = null;
-    bufferedBytes = 0;
     if (runs.size() >= maxRuns) {
       mergeRuns();
     }
@@ -208,7 +202,7 @@ final class KernelGrouper {
       List<RunReader> here = new ArrayList<>();
       for (int id = seen.nextSetBit(0); id >= 0; id = seen.nextSetBit(id + 1)) {
         collect(readers, id, here);
-        BlockBuffer memory = blocks.get(id);
+        LinePages.Block memory = blocks.get(id);
         out.writeAscii("\n#BEGIN_TB\n\nthread block = ");
         out.writeAscii(scanner.coordinates(id));
         out.write('\n');
@@ -225,8 +219,8 @@ final class KernelGrouper {
           for (RunReader reader : here) {
             out.copyFrom(reader.in, reader.sizes[w]);
           }
-          if (memory != null && memory.sizes[w] > 0) {
-            out.write(memory.data[w], 0, memory.sizes[w]);
+          if (memory != null) {
+            memory.writeWarp(w, out);
           }
         }
         out.writeAscii("\n#END_TB\n");
@@ -306,50 +300,6 @@ final class KernelGrouper {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /** One thread block's buffered lines, each warp's as {@code rest-of-line '\n'} bytes. */
-  private static final class BlockBuffer {
-    final int id;
-    final byte[][] data;
-    final int[] sizes;
-    final long[] counts;
-
-    BlockBuffer(int id, int warps) {
-      this.id = id;
-      this.data = new byte[warps][];
-      this.sizes = new int[warps];
-      this.counts = new long[warps];
-    }
-
-    /** Appends a line and its newline; returns the bytes of capacity this added. */
-    long append(int warp, byte[] line, int start, int end, Path source) {
-      int length = end - start;
-      byte[] buffer = data[warp];
-      int capacity = buffer == null ? 0 : buffer.length;
-      long needed = (long) sizes[warp] + length + 1;
-      long added = 0;
-      if (needed > capacity) {
-        if (needed > MAX_ARRAY) {
-          throw new TraceFormatException(
-              source,
-              0,
-              "one warp holds more than 2 GiB of instructions; lower the post-processor's buffer");
-        }
-        int grown =
-            (int)
-                Math.min(
-                    MAX_ARRAY, Math.max(needed, Math.max(INITIAL_WARP_CAPACITY, 2L * capacity)));
-        buffer = buffer == null ? new byte[grown] : Arrays.copyOf(buffer, grown);
-        data[warp] = buffer;
-        added = grown - capacity;
-      }
-      System.arraycopy(line, start, buffer, sizes[warp], length);
-      sizes[warp] += length;
-      buffer[sizes[warp]++] = '\n';
-      counts[warp]++;
-      return added;
     }
   }
 

@@ -25,13 +25,13 @@ import java.util.Set;
  * }</pre>
  *
  * <p>Kernels are processed in parallel on a bounded pool. Each kernel streams: the raw file is read
- * once, and each warp's instruction lines are held in memory up to {@link
+ * once, and each warp's instruction lines are held in pages of memory up to {@link
  * Builder#bufferBytesPerKernel} and spilled to temporary files beside the output beyond that, so
- * memory is about {@code parallelism * bufferBytesPerKernel} whatever the trace's size. Every
- * output is written to a hidden temporary file, forced to disk and renamed into place, and {@code
- * kernelslist.g} is written last, so a crash never leaves a partial file under a final name and a
- * {@code kernelslist.g} means every kernel is done. A failure stops the other kernels and removes
- * their temporary files; outputs of kernels that finished stay.
+ * memory is about {@code parallelism * bufferBytesPerKernel} whatever the trace's size (64 MiB in
+ * all by default). Every output is written to a hidden temporary file, forced to disk and renamed
+ * into place, and {@code kernelslist.g} is written last, so a crash never leaves a partial file
+ * under a final name and a {@code kernelslist.g} means every kernel is done. A failure stops the
+ * other kernels and removes their temporary files; outputs of kernels that finished stay.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -95,7 +95,17 @@ public final class PostProcessor {
 
   static final long MAX_BUFFER_BYTES = 1L << 30;
   static final int DEFAULT_MAX_SPILL_RUNS = 128;
-  private static final long DEFAULT_BUFFER_CAP = 256L << 20;
+
+  /**
+   * Memory for instruction lines shared by the kernels processed at once, by default: a fixed
+   * figure, not a share of the heap, so a whole {@code cascade postprocess} stays well under 256 MB
+   * of RSS on any trace (spilling costs a sequential write and read of the spilled bytes).
+   */
+  static final long DEFAULT_BUFFER_TOTAL = 64L << 20;
+
+  /** Below this a window of many resident warps, each with a partial page, spills too often. */
+  static final long MIN_DEFAULT_BUFFER = 8L << 20;
+
   private static final int DEFAULT_XZ_PRESET = 1;
 
   private final int parallelism;
@@ -111,10 +121,7 @@ public final class PostProcessor {
     this.bufferBytesPerKernel =
         builder.bufferBytesPerKernel > 0
             ? builder.bufferBytesPerKernel
-            : Math.max(
-                1L << 20,
-                Math.min(
-                    DEFAULT_BUFFER_CAP, Runtime.getRuntime().maxMemory() / (4L * parallelism)));
+            : Math.max(MIN_DEFAULT_BUFFER, DEFAULT_BUFFER_TOTAL / parallelism);
     this.spillDirectory = builder.spillDirectory;
     this.xzPreset = builder.xzPreset;
     this.maxSpillRuns = builder.maxSpillRuns;
@@ -122,7 +129,8 @@ public final class PostProcessor {
   }
 
   /**
-   * A builder with the defaults: one thread per core, a buffer sized from the heap, xz preset 1.
+   * A builder with the defaults: one thread per core, 64 MiB of buffers shared among the parallel
+   * kernels (at least 8 MiB each), xz preset 1.
    */
   public static Builder builder() {
     return new Builder();
@@ -290,7 +298,7 @@ public final class PostProcessor {
 
     /**
      * Memory for one kernel's instruction lines before they spill to disk, 1 KiB to 1 GiB; default:
-     * a quarter of the maximum heap shared among the parallel kernels, at most 256 MiB.
+     * 64 MiB shared among the parallel kernels, at least 8 MiB each, whatever the heap.
      */
     public Builder bufferBytesPerKernel(long bytes) {
       if (bytes < 1024 || bytes > MAX_BUFFER_BYTES) {

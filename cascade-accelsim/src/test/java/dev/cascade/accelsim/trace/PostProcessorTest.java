@@ -1,5 +1,6 @@
 package dev.cascade.accelsim.trace;
 
+import static dev.cascade.accelsim.trace.TraceFixtures.GEMM;
 import static dev.cascade.accelsim.trace.TraceFixtures.PAIR;
 import static dev.cascade.accelsim.trace.TraceFixtures.PREFILL;
 import static dev.cascade.accelsim.trace.TraceFixtures.assumeFixtures;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -105,6 +107,51 @@ final class PostProcessorTest {
     assertThat(listNames(dir))
         .containsExactlyInAnyOrder(
             "kernelslist", "kernel-1.trace", "kernelslist.g", "kernel-1.traceg");
+  }
+
+  @Test
+  void postprocess_realMultiKernelTrace_givesTheSameBytesInMemoryAndWhenSpilling()
+      throws IOException {
+    assumeFixtures();
+    List<String> tracegs = new ArrayList<>();
+    StringBuilder list = new StringBuilder();
+    for (int k = 1; k <= 8; k++) {
+      String traceg = readText(GEMM.resolve("kernel-" + k + ".traceg.xz"));
+      tracegs.add(traceg);
+      write(dir.resolve("kernel-" + k + ".trace.xz"), rawFromProcessed(traceg));
+      list.append("kernel-").append(k).append(".trace.xz\n");
+    }
+    write(dir.resolve("kernelslist"), list.toString());
+
+    PostProcessor.Result inMemory = PostProcessor.builder().build().process(dir);
+    assertMatchesGemm(tracegs);
+    PostProcessor.Result spilled =
+        PostProcessor.builder().parallelism(3).bufferBytesPerKernel(16 << 10).build().process(dir);
+    assertMatchesGemm(tracegs);
+
+    // kernel-1 is 115 KB of text: it fits the default buffer and not a 16 KiB one.
+    assertThat(inMemory.kernels().getFirst().spillRuns()).isZero();
+    assertThat(spilled.kernels().getFirst().spillRuns()).isGreaterThanOrEqualTo(2);
+  }
+
+  private void assertMatchesGemm(List<String> tracegs) throws IOException {
+    assertThat(dir.resolve("kernelslist.g"))
+        .hasBinaryContent(readAll(GEMM.resolve("kernelslist.g")));
+    for (int k = 1; k <= tracegs.size(); k++) {
+      assertThat(readText(dir.resolve("kernel-" + k + ".traceg.xz")))
+          .as("kernel-%d.traceg.xz", k)
+          .isEqualTo(tracegs.get(k - 1));
+    }
+  }
+
+  @Test
+  void builder_defaultBuffer_is64MiBSharedByTheParallelKernels_whateverTheHeap() {
+    assertThat(PostProcessor.builder().parallelism(1).build().bufferBytesPerKernel())
+        .isEqualTo(64L << 20);
+    assertThat(PostProcessor.builder().parallelism(2).build().bufferBytesPerKernel())
+        .isEqualTo(32L << 20);
+    assertThat(PostProcessor.builder().parallelism(64).build().bufferBytesPerKernel())
+        .isEqualTo(8L << 20);
   }
 
   @Test
