@@ -27,8 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * ascending block id, to a spill run file beside the output and the buffers start empty again. At
  * the end the runs and what is still in memory are merged block by block, each run read
  * sequentially, so memory stays near {@code bufferBytes} whatever the trace's size. When {@code
- * maxRuns} runs exist they are first merged into one, which bounds the open files. The spill files
- * are deleted when the grouper returns or fails.
+ * maxRuns} runs exist the newest of them are merged into one (see {@link #mergeRuns}), which bounds
+ * the open files. The spill files are deleted when the grouper returns or fails.
  */
 final class KernelGrouper {
 
@@ -51,6 +51,10 @@ final class KernelGrouper {
   private final LinePages pages = new LinePages();
   private final Map<Integer, LinePages.Block> blocks = new HashMap<>();
   private final List<Path> runs = new ArrayList<>();
+
+  /** Per run, how many merges its lines went through; descending along {@link #runs}. */
+  private final List<Integer> levels = new ArrayList<>();
+
   private final List<Path> spillFiles = new ArrayList<>();
   private LinePages.Block lastBlock;
   private int runsWritten;
@@ -60,7 +64,7 @@ final class KernelGrouper {
    * @param bufferBytes memory for instruction lines before they spill to disk
    * @param spillDirectory where spill runs go (the output's folder: same disk, room for it)
    * @param spillPrefix start of the spill files' names
-   * @param maxRuns runs kept before they are merged into one, at least 2
+   * @param maxRuns runs kept before the newest of them are merged into one, at least 2
    */
   KernelGrouper(
       Path source, long bufferBytes, Path spillDirectory, String spillPrefix, int maxRuns) {
@@ -137,6 +141,7 @@ final class KernelGrouper {
       out.flush();
     }
     runs.add(run);
+    levels.add(0);
     runsWritten++;
     blocks.clear();
     lastBlock = null;
@@ -145,11 +150,29 @@ final class KernelGrouper {
     }
   }
 
-  /** Merges every run into one, keeping each warp's lines in run order. */
+  /**
+   * Merges the newest runs into one, keeping each warp's lines in run order: the shortest tail of
+   * runs of the lowest levels that holds at least half of them. Merging every run each time would
+   * rewrite the oldest lines once per merge; this way a line is rewritten about log(spills) times.
+   * Levels descend along the list, so that tail is contiguous and the merged run takes its place.
+   */
   private void mergeRuns() throws IOException {
+    int from;
+    int level = 0;
+    while (true) {
+      from = runs.size();
+      while (from > 0 && levels.get(from - 1) <= level) {
+        from--;
+      }
+      if (runs.size() - from >= Math.max(2, maxRuns / 2)) {
+        break;
+      }
+      level++;
+    }
+    List<Path> tail = runs.subList(from, runs.size());
     Path merged = newSpillFile();
     int warps = scanner.warpsPerBlock();
-    List<RunReader> readers = openRuns(warps);
+    List<RunReader> readers = openRuns(tail, warps);
     try (OutputStream file = Files.newOutputStream(merged, StandardOpenOption.WRITE)) {
       ByteSink out = new ByteSink(file, 1 << 18);
       BitSet seen = scanner.seenBlocks();
@@ -183,11 +206,13 @@ final class KernelGrouper {
     } finally {
       closeAll(readers);
     }
-    for (Path run : runs) {
+    for (Path run : tail) {
       Files.deleteIfExists(run);
     }
-    runs.clear();
+    tail.clear();
+    levels.subList(from, levels.size()).clear();
     runs.add(merged);
+    levels.add(level + 1);
   }
 
   /**
@@ -196,7 +221,7 @@ final class KernelGrouper {
    */
   private void writeBlocks(ByteSink out) throws IOException {
     int warps = scanner.warpsPerBlock();
-    List<RunReader> readers = openRuns(warps);
+    List<RunReader> readers = openRuns(runs, warps);
     try {
       BitSet seen = scanner.seenBlocks();
       List<RunReader> here = new ArrayList<>();
@@ -242,10 +267,10 @@ final class KernelGrouper {
     }
   }
 
-  private List<RunReader> openRuns(int warps) throws IOException {
-    List<RunReader> readers = new ArrayList<>(runs.size());
+  private static List<RunReader> openRuns(List<Path> files, int warps) throws IOException {
+    List<RunReader> readers = new ArrayList<>(files.size());
     try {
-      for (Path run : runs) {
+      for (Path run : files) {
         readers.add(new RunReader(run, warps));
       }
     } catch (IOException | RuntimeException e) {
@@ -284,6 +309,7 @@ final class KernelGrouper {
     }
     spillFiles.clear();
     runs.clear();
+    levels.clear();
     if (failure != null) {
       throw failure;
     }

@@ -330,7 +330,9 @@ public final class PostProcessor {
       return this;
     }
 
-    /** Spill runs kept before they are merged into one (bounds open files); tests lower it. */
+    /**
+     * Spill runs kept before the newest are merged into one (bounds open files); tests lower it.
+     */
     Builder maxSpillRuns(int runs) {
       if (runs < 2) {
         throw new IllegalArgumentException("maxSpillRuns must be at least 2, not " + runs);
