@@ -32,14 +32,15 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class KernelGrouper {
 
-  /** Numbers about one grouped kernel. */
+  /** Numbers about one grouped kernel; {@code spillBytes} counts spills and merges written. */
   record Stats(
       long threadBlocks,
       int warpsPerBlock,
       long instructions,
       long droppedLdgsts,
       long outputBytes,
-      int spillRuns) {}
+      int spillRuns,
+      long spillBytes) {}
 
   private static final int IO_BUFFER = 1 << 16;
 
@@ -58,6 +59,7 @@ final class KernelGrouper {
   private final List<Path> spillFiles = new ArrayList<>();
   private LinePages.Block lastBlock;
   private int runsWritten;
+  private long spillBytes;
 
   /**
    * @param source the raw trace, named in error messages
@@ -102,7 +104,8 @@ final class KernelGrouper {
           scanner.instructions(),
           scanner.droppedLdgsts(),
           sink.written(),
-          runsWritten);
+          runsWritten,
+          spillBytes);
     } finally {
       deleteSpills();
     }
@@ -139,6 +142,7 @@ final class KernelGrouper {
         pages.release(block);
       }
       out.flush();
+      spillBytes += out.written();
     }
     runs.add(run);
     levels.add(0);
@@ -203,6 +207,7 @@ final class KernelGrouper {
         }
       }
       out.flush();
+      spillBytes += out.written();
     } finally {
       closeAll(readers);
     }
