@@ -10,6 +10,7 @@ import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
 import { traceHref } from './traces.js';
 import { latestAttempts, canRetry, errorText, originText, originTitle } from './attempts.js';
 import { retryControl } from './retry.js';
+import { createFleet, FLEET_ABOVE } from './fleet.js';
 
 /** Log lines kept on a card. */
 const TAIL = 8;
@@ -55,6 +56,15 @@ export function renderRun(main, runId) {
   let renderQueued = false;
   let cancelArea = null;
   let retryArea = null;
+  // Sims changed since the last frame: only their cards or fleet cells are touched.
+  const changed = new Set();
+  // Large runs show the fleet view and one sim's card at a time (`openSim`).
+  let fleet = null;
+  let fleetMode = false;
+  let openSim = null;
+  const fleetBox = h('div', { class: 'fleet-box', hidden: true });
+  const modeButton = h('button', { type: 'button', class: 'mode-toggle', id: 'fleet-toggle', hidden: true });
+  modeButton.addEventListener('click', () => setMode(!fleetMode));
 
   function schedule() {
     if (!renderQueued) {
@@ -73,6 +83,7 @@ export function renderRun(main, runId) {
     for (const sim of fresh.sims) {
       learnSkew(sim.last_heartbeat_at, sim.heartbeat_age_s);
       sims.set(sim.id, mergeSim(sims.get(sim.id), sim));
+      changed.add(sim.id);
     }
     schedule();
   }
@@ -83,6 +94,7 @@ export function renderRun(main, runId) {
       if (!simId) {
         continue;
       }
+      changed.add(simId);
       if (envelope.kind === 'sim' && envelope.data && sims.has(simId)) {
         sims.set(simId, mergeSim(sims.get(simId), envelope.data));
       } else if (envelope.kind === 'log' && envelope.data && Array.isArray(envelope.data.lines)) {
@@ -108,9 +120,13 @@ export function renderRun(main, runId) {
       replace(body,
         summary,
         toolbar,
-        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), liveStatus),
+        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), modeButton, liveStatus),
+        fleetBox,
         cardsList);
       buildToolbar();
+      if (sims.size > FLEET_ABOVE) {
+        setMode(true);
+      }
     }
     const state = runState();
     setBadge(stateBadge, state);
@@ -120,7 +136,14 @@ export function renderRun(main, runId) {
     }
     shownState = state;
     renderSummary(state);
-    for (const sim of sims.values()) {
+    if (fleetMode) {
+      fleet.update([...changed].map((id) => sims.get(id)).filter(Boolean));
+    }
+    for (const id of changed) {
+      const sim = sims.get(id);
+      if (!sim || (fleetMode && id !== openSim)) {
+        continue;
+      }
       let card = cards.get(sim.id);
       if (!card) {
         card = simCard(sim);
@@ -130,6 +153,7 @@ export function renderRun(main, runId) {
       const log = logs.get(sim.id);
       updateCard(card, sim, log ? (log.notable.length > 0 ? log.notable : log.raw) : []);
     }
+    changed.clear();
     if (cancelArea) {
       cancelArea.hidden = state !== 'active';
     }
@@ -216,6 +240,43 @@ export function renderRun(main, runId) {
       }
     });
     replace(toolbar, results, cancelArea, retryArea);
+  }
+
+  /** The fleet view with the chosen sim's card under it, or every sim's card. */
+  function setMode(useFleet) {
+    fleetMode = useFleet;
+    modeButton.hidden = false;
+    modeButton.textContent = useFleet ? 'Show every card' : 'Show the fleet';
+    if (useFleet && !fleet) {
+      fleet = createFleet({ onOpen: openCard, kernelTotal: trace?.kernel_count ?? null });
+      fleetBox.append(fleet.root);
+    }
+    fleetBox.hidden = !useFleet;
+    replace(cardsList);
+    if (!useFleet) {
+      for (const sim of sims.values()) {
+        if (!cards.has(sim.id)) {
+          cards.set(sim.id, simCard(sim));
+        }
+        cardsList.append(cards.get(sim.id).root);
+      }
+    } else if (openSim && cards.has(openSim)) {
+      cardsList.append(cards.get(openSim).root);
+    }
+    for (const id of sims.keys()) {
+      changed.add(id);
+    }
+    schedule();
+  }
+
+  function openCard(simId) {
+    openSim = simId;
+    if (!cards.has(simId)) {
+      cards.set(simId, simCard(sims.get(simId)));
+    }
+    replace(cardsList, cards.get(simId).root);
+    changed.add(simId);
+    schedule();
   }
 
   function simCard(sim) {
@@ -357,6 +418,7 @@ export function renderRun(main, runId) {
           const text = (await response.text()).replace(/\n$/, '');
           const lines = text === '' ? [] : text.split('\n');
           logs.set(sim.id, { notable: notableLines(lines).slice(-TAIL), raw: [] });
+          changed.add(sim.id);
         }
       } catch {
         // The card says "(no output yet)"; the full log link still works.
