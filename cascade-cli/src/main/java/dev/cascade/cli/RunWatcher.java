@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * Follows a run until every sim has finished, showing one line per sim: a progress bar of kernels
  * done / total, the state and the heartbeat age. On a terminal the lines are redrawn in place
  * (ANSI); otherwise a line is appended whenever a sim's state or kernel count changes, which reads
- * well in a log.
+ * well in a log. A run of more than {@value ConfigFold#FOLD_ABOVE} sims is folded into one line per
+ * config ({@link ConfigFold}), printed in a log when its counts or each tenth of its kernels
+ * change.
  *
  * <p>Changes come from the run's event stream ({@link RunEvents}), which reconnects with {@code
  * Last-Event-ID} when dropped. The stream replays the run's history first; a change older than what
