@@ -214,6 +214,47 @@ final class FleetBrowserIT {
   }
 
   @Test
+  void fleetModule_labelsSayQueuePlaceAndEstimate_andAnUpdateTouchesOnlyTheSimsThatChanged()
+      throws IOException {
+    String url = start(1, 0, Set.of());
+    browser.open(url + "/#/traces");
+    @SuppressWarnings("unchecked")
+    List<Object> result =
+        (List<Object>)
+            browser.asyncJs(
+                """
+                const done = arguments[arguments.length - 1];
+                import('/ui/fleet.js').then((fleet) => {
+                  const now = Date.parse('2026-12-01T12:00:00Z');
+                  const waiting = {id: 's_1', gpu_config: 'SM90_H100', replica: 3, state: 'pending',
+                    kernels_done: 0, queue_position: 4, eta: '2026-12-01T12:02:00Z'};
+                  const running = {...waiting, state: 'running', kernels_done: 2, queue_position: null};
+                  const view = fleet.createFleet({onOpen: () => {}, kernelTotal: 5});
+                  const sims = Array.from({length: 20}, (_, i) =>
+                    ({...waiting, id: 's_' + i, replica: i, queue_position: i + 1}));
+                  view.update(sims);
+                  const before = window.__cascadeFleet.cellsTouched;
+                  view.update([...sims.slice(1), {...sims[0], state: 'running', queue_position: null}]);
+                  done([
+                    fleet.cellLabel(waiting, 5, now),
+                    fleet.cellLabel({...running, state: 'succeeded', kernels_done: 5}, 5, now),
+                    window.__cascadeFleet.cellsTouched - before,
+                    view.root.querySelector('h3').textContent,
+                  ]);
+                });
+                """);
+
+    assertThat(result.get(0))
+        .asString()
+        .startsWith(
+            "SM90_H100 · replica 3, pending, kernels 0 / 5, #4 in the queue, done in about 2 min");
+    assertThat(result.get(1)).isEqualTo("SM90_H100 · replica 3, succeeded, kernels 5 / 5");
+    assertThat(result.get(2)).isEqualTo(1L);
+    assertThat(result.get(3))
+        .isEqualTo("SM90_H100: 20 sims (19 pending, 1 running), kernels 0 / 100");
+  }
+
+  @Test
   void fiveHundredTwelveSims_updatedLive_renderAndUpdateTimesPrinted() throws IOException {
     String url = start(8, 6_000, Set.of());
     Run run = openRun(url, 8);
