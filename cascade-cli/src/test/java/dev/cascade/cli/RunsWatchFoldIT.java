@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.cli.CliTestServer.Result;
 import dev.cascade.cli.CliTestServer.WatchedOutput;
+import dev.cascade.client.CascadeClient;
 import dev.cascade.core.spi.SimLaunch;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,5 +73,43 @@ final class RunsWatchFoldIT {
         .contains("  SM90_H200: 10 sims failed: deadlock: deadlock detected")
         .doesNotContain("SM90_H100 #")
         .doesNotContain("SM90_H200 #");
+  }
+
+  @Test
+  void watch_largeRunOnATerminal_redrawsOneLinePerConfigInPlace() throws Exception {
+    Result created =
+        cascade.run("runs", "create", "demo", "SM90_H100:10", "SM90_H200:10", "--json");
+    String id = JSON.readTree(created.out()).get("id").asText();
+    Map<String, SimLaunch> sims = cascade.nextLaunchesByName(20);
+    StringWriter out = new StringWriter();
+    RunWatcher watcher =
+        new RunWatcher(
+            CascadeClient.connect(URI.create(cascade.server.url()), null),
+            id,
+            new PrintWriter(out, true),
+            true);
+    watcher.tick = Duration.ofMillis(50);
+    CompletableFuture<Integer> watching =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return watcher.watch();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    for (SimLaunch sim : sims.values()) {
+      cascade.succeed(sim);
+    }
+
+    assertThat(watching.get(CliTestServer.WAIT.toSeconds(), TimeUnit.SECONDS)).isZero();
+    String text = out.toString();
+    assertThat(text)
+        .contains("\033[3F\033[J")
+        .contains(
+            "  20 of 20 sims finished\n"
+                + "  SM90_H100  [##########] 30/30 kernels  10 sims: 10 succeeded\n"
+                + "  SM90_H200  [##########] 30/30 kernels  10 sims: 10 succeeded\n")
+        .doesNotContain("SM90_H100 #");
   }
 }
