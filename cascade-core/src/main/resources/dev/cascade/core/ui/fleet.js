@@ -2,7 +2,7 @@
 // marked with a glyph so the state reads without colour too. Only the cells of sims that changed
 // are touched; the run screen calls `update` once per animation frame with those sims.
 
-import { h, setText } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { count, duration, dateTime, plural } from './format.js';
 import { isFinished } from './model.js';
 
@@ -212,4 +212,51 @@ export function createFleet({ onOpen, kernelTotal = null }) {
   }
 
   return { root, update };
+}
+
+/**
+ * The run screen's choice between the fleet view, with the card of the sim chosen on it, and every
+ * sim's card. `cardOf(id)` gives a sim's card element (made on first use), `refresh(ids)` asks for
+ * those sims to be drawn again, `kernelTotal()` is the trace's kernel count once known.
+ */
+export function fleetSwitch({ sims, cardsList, cardOf, kernelTotal, refresh }) {
+  const box = h('div', { class: 'fleet-box', hidden: true });
+  const button = h('button', { type: 'button', class: 'mode-toggle', id: 'fleet-toggle', hidden: true });
+  let fleet = null;
+  let on = false;
+  let open = null;
+  button.addEventListener('click', () => set(!on));
+
+  function set(useFleet) {
+    on = useFleet;
+    button.hidden = false;
+    button.textContent = useFleet ? 'Show every card' : 'Show the fleet';
+    if (useFleet && !fleet) {
+      fleet = createFleet({ onOpen: openCard, kernelTotal: kernelTotal() });
+      box.append(fleet.root);
+    }
+    box.hidden = !useFleet;
+    replace(cardsList, useFleet ? (open ? cardOf(open) : null) : [...sims.keys()].map(cardOf));
+    refresh([...sims.keys()]);
+  }
+
+  function openCard(simId) {
+    open = simId;
+    replace(cardsList, cardOf(simId));
+    refresh([simId]);
+  }
+
+  return {
+    box,
+    button,
+    set,
+    /** Whether sim `id`'s card is on the page (every card, or only the chosen one on the fleet). */
+    showsCard: (id) => !on || id === open,
+    /** Applies the sims that changed to the fleet view while it is shown. */
+    update(changed) {
+      if (on) {
+        fleet.update(changed);
+      }
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
 import { traceHref } from './traces.js';
 import { latestAttempts, canRetry, errorText, originText, originTitle } from './attempts.js';
 import { retryControl } from './retry.js';
-import { createFleet, FLEET_ABOVE } from './fleet.js';
+import { fleetSwitch, FLEET_ABOVE } from './fleet.js';
 
 /** Log lines kept on a card. */
 const TAIL = 8;
@@ -58,13 +58,22 @@ export function renderRun(main, runId) {
   let retryArea = null;
   // Sims changed since the last frame: only their cards or fleet cells are touched.
   const changed = new Set();
-  // Large runs show the fleet view and one sim's card at a time (`openSim`).
-  let fleet = null;
-  let fleetMode = false;
-  let openSim = null;
-  const fleetBox = h('div', { class: 'fleet-box', hidden: true });
-  const modeButton = h('button', { type: 'button', class: 'mode-toggle', id: 'fleet-toggle', hidden: true });
-  modeButton.addEventListener('click', () => setMode(!fleetMode));
+  // Large runs show the fleet view and the card of one sim at a time.
+  const mode = fleetSwitch({
+    sims,
+    cardsList,
+    cardOf: (id) => {
+      if (!cards.has(id)) {
+        cards.set(id, simCard(sims.get(id)));
+      }
+      return cards.get(id).root;
+    },
+    kernelTotal: () => trace?.kernel_count ?? null,
+    refresh: (ids) => {
+      ids.forEach((id) => changed.add(id));
+      schedule();
+    },
+  });
 
   function schedule() {
     if (!renderQueued) {
@@ -120,12 +129,12 @@ export function renderRun(main, runId) {
       replace(body,
         summary,
         toolbar,
-        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), modeButton, liveStatus),
-        fleetBox,
+        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), mode.button, liveStatus),
+        mode.box,
         cardsList);
       buildToolbar();
       if (sims.size > FLEET_ABOVE) {
-        setMode(true);
+        mode.set(true);
       }
     }
     const state = runState();
@@ -136,12 +145,10 @@ export function renderRun(main, runId) {
     }
     shownState = state;
     renderSummary(state);
-    if (fleetMode) {
-      fleet.update([...changed].map((id) => sims.get(id)).filter(Boolean));
-    }
+    mode.update([...changed].map((id) => sims.get(id)).filter(Boolean));
     for (const id of changed) {
       const sim = sims.get(id);
-      if (!sim || (fleetMode && id !== openSim)) {
+      if (!sim || !mode.showsCard(id)) {
         continue;
       }
       let card = cards.get(sim.id);
@@ -240,43 +247,6 @@ export function renderRun(main, runId) {
       }
     });
     replace(toolbar, results, cancelArea, retryArea);
-  }
-
-  /** The fleet view with the chosen sim's card under it, or every sim's card. */
-  function setMode(useFleet) {
-    fleetMode = useFleet;
-    modeButton.hidden = false;
-    modeButton.textContent = useFleet ? 'Show every card' : 'Show the fleet';
-    if (useFleet && !fleet) {
-      fleet = createFleet({ onOpen: openCard, kernelTotal: trace?.kernel_count ?? null });
-      fleetBox.append(fleet.root);
-    }
-    fleetBox.hidden = !useFleet;
-    replace(cardsList);
-    if (!useFleet) {
-      for (const sim of sims.values()) {
-        if (!cards.has(sim.id)) {
-          cards.set(sim.id, simCard(sim));
-        }
-        cardsList.append(cards.get(sim.id).root);
-      }
-    } else if (openSim && cards.has(openSim)) {
-      cardsList.append(cards.get(openSim).root);
-    }
-    for (const id of sims.keys()) {
-      changed.add(id);
-    }
-    schedule();
-  }
-
-  function openCard(simId) {
-    openSim = simId;
-    if (!cards.has(simId)) {
-      cards.set(simId, simCard(sims.get(simId)));
-    }
-    replace(cardsList, cards.get(simId).root);
-    changed.add(simId);
-    schedule();
   }
 
   function simCard(sim) {
