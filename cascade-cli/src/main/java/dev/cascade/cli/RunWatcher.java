@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -26,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * Follows a run until every sim has finished, showing one line per sim: a progress bar of kernels
  * done / total, the state and the heartbeat age. On a terminal the lines are redrawn in place
  * (ANSI); otherwise a line is appended whenever a sim's state or kernel count changes, which reads
- * well in a log.
+ * well in a log. A run of more than {@value ConfigFold#FOLD_ABOVE} sims is folded into one line per
+ * config ({@link ConfigFold}), printed in a log when its counts or each tenth of its kernels
+ * change.
  *
  * <p>Changes come from the run's event stream ({@link RunEvents}), which reconnects with {@code
  * Last-Event-ID} when dropped. The stream replays the run's history first; a change older than what
@@ -36,16 +37,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class RunWatcher {
 
-  private static final int BAR_WIDTH = 10;
-  private static final int ERROR_WIDTH = 60;
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CascadeClient client;
   private final String runId;
   private final PrintWriter out;
   private final boolean interactive;
-  private final Map<String, SimView> sims = new LinkedHashMap<>();
+  private final Map<String, WatchedSim> sims = new LinkedHashMap<>();
   private final BlockingQueue<RunEvents.Signal> signals = new LinkedBlockingQueue<>();
 
   /** How often a terminal view is redrawn when nothing happens (heartbeat ages tick). */
@@ -68,6 +66,12 @@ final class RunWatcher {
   /** Why the last read of the run (for heartbeat times) failed; null when it worked. */
   private String refreshProblem;
 
+  /** Whether the run is large enough to show one line per config ({@link ConfigFold}). */
+  private boolean folded;
+
+  /** Each config's last line in a log, by {@link ConfigFold#key}, so a line prints on a change. */
+  private final Map<String, String> printedFolds = new LinkedHashMap<>();
+
   private int drawnLines;
   private String drawnBlock;
   private int configWidth;
@@ -84,11 +88,12 @@ final class RunWatcher {
     Run run = client.runs().get(runId);
     traceId = run.traceId();
     for (Sim sim : run.sims()) {
-      SimView view = new SimView(sim.id());
+      WatchedSim view = new WatchedSim(sim.id());
       view.take(sim);
       sims.put(view.id, view);
       configWidth = Math.max(configWidth, view.config.length());
     }
+    folded = ConfigFold.folds(sims.size());
     refreshSchedules();
     out.println(
         "Watching run "
@@ -115,8 +120,10 @@ final class RunWatcher {
   }
 
   private void follow() throws InterruptedException {
-    if (!interactive) {
-      for (SimView sim : sims.values()) {
+    if (!interactive && folded) {
+      printFolds(true);
+    } else if (!interactive) {
+      for (WatchedSim sim : sims.values()) {
         printLine(sim, sim.heartbeatAge(Instant.now()));
       }
     }
@@ -155,11 +162,13 @@ final class RunWatcher {
           return;
         }
         Sim data = readSim(event.event());
-        SimView sim = data == null ? null : sims.get(data.id());
+        WatchedSim sim = data == null ? null : sims.get(data.id());
         if (sim == null || !sim.take(data)) {
           return;
         }
-        if (!interactive && sim.changedSincePrinted()) {
+        if (!interactive && folded) {
+          printFolds(false);
+        } else if (!interactive && sim.changedSincePrinted()) {
           printLine(sim, sim.heartbeatAge(event.event().at()));
         }
       }
@@ -186,7 +195,7 @@ final class RunWatcher {
   private void refreshHeartbeats() throws InterruptedException {
     try {
       for (Sim sim : client.runs().get(runId).sims()) {
-        SimView view = sims.get(sim.id());
+        WatchedSim view = sims.get(sim.id());
         if (view != null) {
           view.heartbeat(sim.lastHeartbeatAt());
         }
@@ -201,7 +210,7 @@ final class RunWatcher {
   private void refreshSchedules() {
     try {
       Map<String, SimSchedule> schedules = client.runs().schedule(runId);
-      for (SimView view : sims.values()) {
+      for (WatchedSim view : sims.values()) {
         view.schedule = schedules.get(view.id);
       }
     } catch (CascadeException e) {
@@ -216,23 +225,33 @@ final class RunWatcher {
     } catch (CascadeException e) {
       state = derivedState();
     }
-    if (!interactive || drawnLines == 0) {
-      for (SimView sim : sims.values()) {
+    if (folded && (!interactive || drawnLines == 0)) {
+      printFolds(false);
+    } else if (!interactive || drawnLines == 0) {
+      for (WatchedSim sim : sims.values()) {
         if (sim.changedSincePrinted()) {
           printLine(sim, null);
         }
       }
     }
     Map<String, Integer> byState = new LinkedHashMap<>();
-    for (SimView sim : sims.values()) {
+    for (WatchedSim sim : sims.values()) {
       byState.merge(sim.state, 1, Integer::sum);
     }
     List<String> counts = new ArrayList<>();
     byState.forEach((name, count) -> counts.add(count + " " + name));
     out.println("Run " + runId + " " + state + ": " + String.join(", ", counts));
-    for (SimView sim : sims.values()) {
-      if (sim.error != null) {
-        out.println("  " + sim.label(configWidth) + " " + sim.state + ": " + sim.error);
+    if (folded) {
+      ConfigFold.byConfig(sims.values())
+          .forEach(
+              (config, group) ->
+                  ConfigFold.errors(group, 200)
+                      .forEach(error -> out.println("  " + config + ": " + error)));
+    } else {
+      for (WatchedSim sim : sims.values()) {
+        if (sim.error != null) {
+          out.println("  " + sim.label(configWidth) + " " + sim.state + ": " + sim.error);
+        }
       }
     }
     if (byState.getOrDefault("succeeded", 0) > 0) {
@@ -256,12 +275,27 @@ final class RunWatcher {
   }
 
   private boolean allFinished() {
-    return sims.values().stream().allMatch(SimView::finished);
+    return sims.values().stream().allMatch(WatchedSim::finished);
   }
 
-  private void printLine(SimView sim, Duration heartbeatAge) {
+  private void printLine(WatchedSim sim, Duration heartbeatAge) {
     out.println("  " + sim.line(configWidth, heartbeatAge));
     sim.printed();
+    out.flush();
+  }
+
+  /** In a log, the line of each config that changed since it was printed (all when asked). */
+  private void printFolds(boolean all) {
+    Instant now = Instant.now();
+    ConfigFold.byConfig(sims.values())
+        .forEach(
+            (config, group) -> {
+              String key = ConfigFold.key(group);
+              if (all || !key.equals(printedFolds.get(config))) {
+                printedFolds.put(config, key);
+                out.println("  " + ConfigFold.line(config, group, configWidth, now));
+              }
+            });
     out.flush();
   }
 
@@ -269,10 +303,15 @@ final class RunWatcher {
   private void draw() {
     Instant serverNow = Instant.now();
     List<String> lines = new ArrayList<>();
-    long finished = sims.values().stream().filter(SimView::finished).count();
+    long finished = sims.values().stream().filter(WatchedSim::finished).count();
     lines.add("  " + finished + " of " + Printed.count(sims.size(), "sim") + " finished");
-    for (SimView sim : sims.values()) {
-      lines.add("  " + sim.line(configWidth, sim.heartbeatAge(serverNow)));
+    if (folded) {
+      ConfigFold.lines(sims.values(), configWidth, serverNow)
+          .forEach(line -> lines.add("  " + line));
+    } else {
+      for (WatchedSim sim : sims.values()) {
+        lines.add("  " + sim.line(configWidth, sim.heartbeatAge(serverNow)));
+      }
     }
     if (problem != null || refreshProblem != null) {
       lines.add("  (" + (problem != null ? problem : refreshProblem) + ")");
@@ -314,121 +353,6 @@ final class RunWatcher {
       return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
     } catch (ReflectiveOperationException e) {
       return true; // Java 21: a console exists only on a terminal
-    }
-  }
-
-  /** What is shown of one sim; it only moves forward (see {@link #take}). */
-  private static final class SimView {
-
-    final String id;
-    String config = "";
-    int replica;
-    String state = "pending";
-    int done;
-    int total;
-    String error;
-    Instant lastHeartbeat;
-    SimSchedule schedule;
-    private boolean known;
-    private String printedKey;
-
-    SimView(String id) {
-      this.id = id;
-    }
-
-    /**
-     * Takes the sim's fields from {@code sim} unless they are older than what is shown: a lower
-     * state, or fewer kernels in the same one. Returns whether it took them.
-     */
-    boolean take(Sim sim) {
-      String newState = sim.state().wireName();
-      int newDone = sim.progress().kernelsDone();
-      int rank = rank(newState);
-      if (known && (rank < rank(state) || rank == rank(state) && newDone < done)) {
-        return false;
-      }
-      if (known && finished() && !newState.equals(state)) {
-        return false;
-      }
-      known = true;
-      config = sim.gpuConfig();
-      replica = sim.replica();
-      state = newState;
-      done = newDone;
-      total = sim.progress().kernelsTotal();
-      error = SimFailure.describe(sim);
-      heartbeat(sim.lastHeartbeatAt());
-      return true;
-    }
-
-    void heartbeat(Instant at) {
-      if (at != null && (lastHeartbeat == null || at.isAfter(lastHeartbeat))) {
-        lastHeartbeat = at;
-      }
-    }
-
-    boolean finished() {
-      return rank(state) == 3;
-    }
-
-    Duration heartbeatAge(Instant serverNow) {
-      return lastHeartbeat == null ? null : Duration.between(lastHeartbeat, serverNow);
-    }
-
-    boolean changedSincePrinted() {
-      return !key().equals(printedKey);
-    }
-
-    void printed() {
-      printedKey = key();
-    }
-
-    private String key() {
-      return state + "/" + done + "/" + total;
-    }
-
-    String label(int configWidth) {
-      return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
-    }
-
-    /** {@code SM90_H100 #0 [######....] 3/5 running heartbeat 1.2s ago}. */
-    String line(int configWidth, Duration heartbeatAge) {
-      StringBuilder line = new StringBuilder();
-      line.append(label(configWidth)).append("  ");
-      line.append(Formats.bar(done, total, BAR_WIDTH)).append("  ");
-      line.append(String.format(Locale.ROOT, "%-9s", state));
-      if (!finished()) {
-        line.append("  ")
-            .append(
-                heartbeatAge == null
-                    ? "no heartbeat yet"
-                    : "heartbeat " + Formats.duration(heartbeatAge) + " ago");
-        line.append(Printed.schedule(waiting() ? schedule : withoutPlace(schedule), Instant.now()));
-      } else if (error != null) {
-        line.append("  ").append(Formats.shorten(error, ERROR_WIDTH));
-      }
-      return line.toString().stripTrailing();
-    }
-
-    /** A sim that left {@code pending} has no place in the queue, whatever an older read says. */
-    private boolean waiting() {
-      return state.equals("pending");
-    }
-
-    private static SimSchedule withoutPlace(SimSchedule schedule) {
-      return schedule == null
-          ? null
-          : new SimSchedule(schedule.simId(), null, schedule.eta(), schedule.basis());
-    }
-
-    /** pending 0, launching 1, running and lost (and any state unknown here) 2, finished 3. */
-    private static int rank(String state) {
-      return switch (state) {
-        case "pending" -> 0;
-        case "launching" -> 1;
-        case "succeeded", "failed", "cancelled" -> 3;
-        default -> 2;
-      };
     }
   }
 }

@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Follow a run live until every sim has finished: one line per sim with a progress bar of"
           + " kernels done / total, its state and heartbeat age, redrawn in place on a terminal"
-          + " (a line per change otherwise). A dropped event stream is resumed where it stopped."
+          + " (a line per change otherwise). A run of more than 16 sims shows one line per"
+          + " config instead: its counts by state, kernels done / total and the latest estimated"
+          + " finish. A dropped event stream is resumed where it stopped."
           + " Ctrl-C stops watching; the run goes on.",
       "Exit code 0 when the run succeeded, 1 when it ended otherwise (partial, failed,"
           + " cancelled) or the server could not be asked, 2 on a usage error."

@@ -10,6 +10,7 @@ import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
 import { traceHref } from './traces.js';
 import { latestAttempts, canRetry, errorText, originText, originTitle } from './attempts.js';
 import { retryControl } from './retry.js';
+import { fleetSwitch, FLEET_ABOVE } from './fleet.js';
 
 /** Log lines kept on a card. */
 const TAIL = 8;
@@ -55,6 +56,24 @@ export function renderRun(main, runId) {
   let renderQueued = false;
   let cancelArea = null;
   let retryArea = null;
+  // Sims changed since the last frame: only their cards or fleet cells are touched.
+  const changed = new Set();
+  // Large runs show the fleet view and the card of one sim at a time.
+  const mode = fleetSwitch({
+    sims,
+    cardsList,
+    cardOf: (id) => {
+      if (!cards.has(id)) {
+        cards.set(id, simCard(sims.get(id)));
+      }
+      return cards.get(id).root;
+    },
+    kernelTotal: () => trace?.kernel_count ?? null,
+    refresh: (ids) => {
+      ids.forEach((id) => changed.add(id));
+      schedule();
+    },
+  });
 
   function schedule() {
     if (!renderQueued) {
@@ -73,6 +92,7 @@ export function renderRun(main, runId) {
     for (const sim of fresh.sims) {
       learnSkew(sim.last_heartbeat_at, sim.heartbeat_age_s);
       sims.set(sim.id, mergeSim(sims.get(sim.id), sim));
+      changed.add(sim.id);
     }
     schedule();
   }
@@ -83,6 +103,7 @@ export function renderRun(main, runId) {
       if (!simId) {
         continue;
       }
+      changed.add(simId);
       if (envelope.kind === 'sim' && envelope.data && sims.has(simId)) {
         sims.set(simId, mergeSim(sims.get(simId), envelope.data));
       } else if (envelope.kind === 'log' && envelope.data && Array.isArray(envelope.data.lines)) {
@@ -108,9 +129,13 @@ export function renderRun(main, runId) {
       replace(body,
         summary,
         toolbar,
-        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), liveStatus),
+        h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), mode.button, liveStatus),
+        mode.box,
         cardsList);
       buildToolbar();
+      if (sims.size > FLEET_ABOVE) {
+        mode.set(true);
+      }
     }
     const state = runState();
     setBadge(stateBadge, state);
@@ -120,7 +145,12 @@ export function renderRun(main, runId) {
     }
     shownState = state;
     renderSummary(state);
-    for (const sim of sims.values()) {
+    mode.update([...changed].map((id) => sims.get(id)).filter(Boolean));
+    for (const id of changed) {
+      const sim = sims.get(id);
+      if (!sim || !mode.showsCard(id)) {
+        continue;
+      }
       let card = cards.get(sim.id);
       if (!card) {
         card = simCard(sim);
@@ -130,6 +160,7 @@ export function renderRun(main, runId) {
       const log = logs.get(sim.id);
       updateCard(card, sim, log ? (log.notable.length > 0 ? log.notable : log.raw) : []);
     }
+    changed.clear();
     if (cancelArea) {
       cancelArea.hidden = state !== 'active';
     }
@@ -357,6 +388,7 @@ export function renderRun(main, runId) {
           const text = (await response.text()).replace(/\n$/, '');
           const lines = text === '' ? [] : text.split('\n');
           logs.set(sim.id, { notable: notableLines(lines).slice(-TAIL), raw: [] });
+          changed.add(sim.id);
         }
       } catch {
         // The card says "(no output yet)"; the full log link still works.
