@@ -54,6 +54,10 @@ final class TenThousandSimsIT {
   /** About half a sim's output, so each sim sends two chunks or more, in order. */
   private static final int CHUNK_BYTES = Integer.getInteger("cascade.stress.chunkBytes", 12 << 10);
 
+  /** The fleet's requests open at once: each holds a connection, two descriptors in this JVM. */
+  private static final int IN_FLIGHT =
+      Integer.getInteger("cascade.stress.inFlight", EmulatorFleet.DEFAULT_MAX_IN_FLIGHT);
+
   private static final Duration WAIT = Duration.ofMinutes(15);
 
   @TempDir Path dir;
@@ -94,6 +98,7 @@ final class TenThousandSimsIT {
             .heartbeatInterval(Duration.ofSeconds(2))
             .chunks(CHUNK_BYTES, Duration.ofSeconds(1))
             .backoff(Duration.ofMillis(100), Duration.ofSeconds(2))
+            .maxInFlight(IN_FLIGHT)
             .onAccepted(this::accepted)
             .log(new PrintStream(fleetLog, true, StandardCharsets.UTF_8))
             .build()
