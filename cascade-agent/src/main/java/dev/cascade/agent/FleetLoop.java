@@ -1,5 +1,6 @@
 package dev.cascade.agent;
 
+import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -27,6 +28,8 @@ final class FleetLoop {
 
   private record Waiting(HttpRequest request, Answer answer) {}
 
+  private static final int LOGGED_RETRIES = 5;
+
   final ScheduledExecutorService executor;
   final HttpClient http;
 
@@ -35,6 +38,7 @@ final class FleetLoop {
 
   final List<FleetSim> sims = new ArrayList<>();
   private final int maxInFlight;
+  private final PrintStream log;
   private final Deque<Waiting> waiting = new ArrayDeque<>();
   private int inFlight;
   long[] latencies = new long[1024];
@@ -49,8 +53,9 @@ final class FleetLoop {
   int cancelled;
   int unfinished;
 
-  FleetLoop(ScheduledExecutorService executor, HttpClient http, int maxInFlight) {
+  FleetLoop(ScheduledExecutorService executor, HttpClient http, int maxInFlight, PrintStream log) {
     this.executor = executor;
+    this.log = log;
     this.http = http;
     this.maxInFlight = maxInFlight;
   }
@@ -87,6 +92,13 @@ final class FleetLoop {
               answer.answered(sent, response, error);
             },
             executor);
+  }
+
+  /** Counts a request to try again; the first few say why, as a load test needs to know. */
+  void retry(String simId, String why) {
+    if (retries++ < LOGGED_RETRIES) {
+      log.println("cascade emulate: sim " + simId + ": trying again: " + why);
+    }
   }
 
   void latency(long nanos) {

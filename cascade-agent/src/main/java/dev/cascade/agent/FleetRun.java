@@ -51,7 +51,7 @@ public final class FleetRun implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5))
             .executor(loop)
             .build();
-    this.state = new FleetLoop(loop, http, fleet.maxInFlight);
+    this.state = new FleetLoop(loop, http, fleet.maxInFlight, fleet.log);
     long tick = Math.max(10, fleet.chunkAge.toMillis() / 4);
     loop.scheduleWithFixedDelay(state::tick, tick, tick, TimeUnit.MILLISECONDS);
   }

@@ -154,7 +154,7 @@ final class FleetSim {
         finish("refused: " + e.getMessage(), false);
         return;
       }
-      loop.retries++;
+      loop.retry(member.simId(), e.getMessage());
       sending = true;
       loop.schedule(
           () -> {
@@ -264,7 +264,7 @@ final class FleetSim {
         return;
       }
       if (last) {
-        loop.retries++;
+        loop.retry(member.simId(), e.getMessage());
         loop.schedule(this::sendFinal, finalBackoff.next().toNanos());
       }
       return;

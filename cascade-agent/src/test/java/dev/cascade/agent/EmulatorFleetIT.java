@@ -154,6 +154,33 @@ final class EmulatorFleetIT {
   }
 
   @Test
+  void appAnswering503_isRetriedAndTheFirstReasonsAreLogged() throws Exception {
+    app.unavailable(true);
+    List<EmulatorFleet.Member> members = members(2);
+    Thread opener =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    Thread.sleep(500);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  app.unavailable(false);
+                });
+
+    EmulatorFleet.Report report = run(members, 0);
+    opener.join();
+
+    assertThat(report.succeeded()).as(log::toString).isEqualTo(2);
+    assertThat(report.retries()).isPositive();
+    String printed = log.toString(StandardCharsets.UTF_8);
+    assertThat(printed).contains("trying again: ").contains("503");
+    assertThat(printed.lines().filter(line -> line.contains("trying again")).count())
+        .isBetween(1L, 5L);
+  }
+
+  @Test
   void cancelledSim_stopsAndTheOthersFinish() throws Exception {
     List<EmulatorFleet.Member> members = members(3);
     app.sim("s_1").cancel = true;

@@ -128,6 +128,8 @@ final class TenThousandSimsIT {
         report.heartbeats() / (report.wall().toNanos() / 1e9),
         report.wall().toNanos() / 1e9);
 
+    fleetLog().lines().filter(line -> line.contains("trying again")).forEach(System.out::println);
+
     assertThat(report.succeeded()).as(this::fleetLog).isEqualTo(SIMS);
     assertThat(report.lostChunks()).as(this::fleetLog).isZero();
     assertThat(sent).hasSize(SIMS);
