@@ -1,13 +1,9 @@
 package dev.cascade.agent;
 
-import dev.cascade.agent.emulator.EmulatedGpu;
-import dev.cascade.agent.emulator.EmulatedTrace;
-import dev.cascade.agent.emulator.Emulation;
 import dev.cascade.agent.emulator.EmulatorOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Many emulated sims in one JVM, for load tests of the app ({@code cascade emulate --fleet N}, like
@@ -49,6 +42,12 @@ public final class EmulatorFleet {
         throw new IllegalArgumentException("replica must be 0 or more; got " + replica);
       }
     }
+  }
+
+  /** Told of each chunk the app accepted, on the fleet's loop thread: keep it short. */
+  @FunctionalInterface
+  public interface ChunkWatcher {
+    void accepted(Member member, long seq, byte[] bytes);
   }
 
   /**
@@ -109,6 +108,9 @@ public final class EmulatorFleet {
     }
   }
 
+  /** Requests a fleet keeps open at once unless told otherwise. */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 256;
+
   final URI mainUrl;
   final EmulatorOptions options;
   final List<Member> members;
@@ -119,15 +121,14 @@ public final class EmulatorFleet {
   final Duration backoffMax;
   final Duration giveUpAfter;
   final Duration requestTimeout;
+  final int maxInFlight;
+  final ChunkWatcher accepted;
   final PrintStream log;
 
   private EmulatorFleet(Builder b) {
     this.mainUrl = Objects.requireNonNull(b.mainUrl, "mainUrl");
-    this.options = Objects.requireNonNull(b.options, "options");
+    this.options = b.options;
     this.members = List.copyOf(b.members);
-    if (members.isEmpty()) {
-      throw new IllegalArgumentException("a fleet needs at least one member (sim id and token)");
-    }
     this.heartbeatInterval = b.heartbeatInterval;
     this.chunkBytes = b.chunkBytes;
     this.chunkAge = b.chunkAge;
@@ -135,6 +136,8 @@ public final class EmulatorFleet {
     this.backoffMax = b.backoffMax;
     this.giveUpAfter = b.giveUpAfter;
     this.requestTimeout = b.requestTimeout;
+    this.maxInFlight = b.maxInFlight;
+    this.accepted = b.accepted;
     this.log = b.log;
   }
 
@@ -154,6 +157,8 @@ public final class EmulatorFleet {
     private Duration backoffMax = Duration.ofSeconds(10);
     private Duration giveUpAfter = Duration.ofMinutes(10);
     private Duration requestTimeout = Duration.ofSeconds(30);
+    private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+    private ChunkWatcher accepted = (member, seq, bytes) -> {};
     private PrintStream log = System.err;
 
     private Builder() {}
@@ -164,7 +169,10 @@ public final class EmulatorFleet {
       return this;
     }
 
-    /** Trace, config, seed, speed and injected failure, shared by all members. */
+    /**
+     * Trace, config, seed, speed and injected failure, shared by all members; needed by {@link
+     * #run} and by members added without options of their own.
+     */
     public Builder emulatorOptions(EmulatorOptions options) {
       this.options = options;
       return this;
@@ -202,6 +210,26 @@ public final class EmulatorFleet {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = positive("request timeout", requestTimeout);
+      return this;
+    }
+
+    /**
+     * At most this many requests open at once across all members ({@value #DEFAULT_MAX_IN_FLIGHT});
+     * the rest wait their turn in the fleet, not counted in the heartbeat round trips. Each open
+     * request holds a connection, and so a file descriptor.
+     */
+    public Builder maxInFlight(int maxInFlight) {
+      if (maxInFlight < 1) {
+        throw new IllegalArgumentException(
+            "requests in flight must be 1 or more; got " + maxInFlight);
+      }
+      this.maxInFlight = maxInFlight;
+      return this;
+    }
+
+    /** Told of every chunk the app accepts (a stress test checks them against the app's log). */
+    public Builder onAccepted(ChunkWatcher accepted) {
+      this.accepted = Objects.requireNonNull(accepted, "accepted");
       return this;
     }
 
@@ -258,58 +286,39 @@ public final class EmulatorFleet {
   }
 
   /**
-   * Runs every member to its end and returns what happened.
+   * Runs every member given to the builder to its end and returns what happened.
    *
    * @throws IOException when the trace or config cannot be read
+   * @throws IllegalStateException when the builder was given no members
    */
   public Report run() throws IOException, InterruptedException {
-    EmulatedGpu gpu = EmulatedGpu.resolve(options.config());
-    EmulatedTrace trace = EmulatedTrace.load(options.trace(), options.countLimitBytes());
-    ScheduledExecutorService loop =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> Thread.ofPlatform().daemon().name("fleet-loop").unstarted(runnable));
-    HttpClient http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(loop)
-            .build();
-    FleetLoop state = new FleetLoop(loop, http, members.size());
-    long start = System.nanoTime();
-    log.println(
-        "cascade emulate: fleet of "
-            + members.size()
-            + " sims on "
-            + gpu.name()
-            + ", trace "
-            + trace.kernelsList()
-            + ", reporting to "
-            + mainUrl);
-    try {
-      loop.execute(
-          () -> {
-            for (int i = 0; i < members.size(); i++) {
-              Member member = members.get(i);
-              FleetSim sim =
-                  new FleetSim(
-                      this,
-                      state,
-                      member,
-                      new Emulation(trace, gpu, options.withReplica(member.replica())));
-              state.sims.add(sim);
-              long stagger = heartbeatInterval.toNanos() * i / members.size();
-              sim.start(stagger);
-            }
-            long tick = Math.max(10, chunkAge.toMillis() / 4);
-            loop.scheduleWithFixedDelay(state::tick, tick, tick, TimeUnit.MILLISECONDS);
-          });
-      state.done.await();
-    } finally {
-      loop.shutdownNow();
-      http.shutdownNow();
+    if (members.isEmpty() || options == null) {
+      throw new IllegalStateException(
+          "a fleet run needs members (sim ids and tokens) and emulator options; got "
+              + members.size()
+              + " members"
+              + (options == null ? " and no options" : ""));
     }
-    Report report = state.report(Duration.ofNanos(System.nanoTime() - start));
-    log.println("cascade emulate: " + report.summary());
-    return report;
+    try (FleetRun running = new FleetRun(this)) {
+      running.preload(options);
+      announce(members.size() + " sims on " + options.config() + ", trace " + options.trace());
+      members.forEach(running::add);
+      Report report = running.await(members.size(), Duration.ofDays(365));
+      log.println("cascade emulate: " + report.summary());
+      return report;
+    }
+  }
+
+  /**
+   * Starts the fleet's loop with no member yet: {@link FleetRun#add} adds them while it runs (a
+   * launcher handing it each sim the app launches). The builder's members are not added.
+   */
+  public FleetRun start() {
+    announce("started, members join as they come");
+    return new FleetRun(this);
+  }
+
+  private void announce(String what) {
+    log.println("cascade emulate: fleet of " + what + ", reporting to " + mainUrl);
   }
 }

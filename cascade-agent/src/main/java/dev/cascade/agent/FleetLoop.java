@@ -1,24 +1,46 @@
 package dev.cascade.agent;
 
+import java.io.PrintStream;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the members of an {@link EmulatorFleet} share: the event loop, the HTTP client, and the
- * counters of the report. Touched on the loop thread only.
+ * What the members of an {@link EmulatorFleet} share: the event loop, the HTTP client with its cap
+ * on requests in flight, and the counters of the report. Touched on the loop thread only, but for
+ * {@link #finished}, which other threads wait on.
  */
 final class FleetLoop {
+
+  /** What a request's answer is handed to, with the time it actually went out. */
+  interface Answer {
+    void answered(long sentNanos, HttpResponse<String> response, Throwable error);
+  }
+
+  private record Waiting(HttpRequest request, Answer answer) {}
+
+  private static final int LOGGED_RETRIES = 5;
+
   final ScheduledExecutorService executor;
   final HttpClient http;
-  final CountDownLatch done;
+
+  /** One permit per member that finished, so a caller waits for as many as it added. */
+  final Semaphore finished = new Semaphore(0);
+
   final List<FleetSim> sims = new ArrayList<>();
-  private final int members;
+  private final int maxInFlight;
+  private final PrintStream log;
+  private final Deque<Waiting> waiting = new ArrayDeque<>();
+  private int inFlight;
   long[] latencies = new long[1024];
   int latencyCount;
   long chunks;
@@ -31,17 +53,51 @@ final class FleetLoop {
   int cancelled;
   int unfinished;
 
-  FleetLoop(ScheduledExecutorService executor, HttpClient http, int members) {
+  FleetLoop(ScheduledExecutorService executor, HttpClient http, int maxInFlight, PrintStream log) {
     this.executor = executor;
+    this.log = log;
     this.http = http;
-    this.members = members;
-    this.done = new CountDownLatch(members);
+    this.maxInFlight = maxInFlight;
   }
 
   void tick() {
     long now = System.nanoTime();
+    // Finished members have nothing left to do; dropping them keeps a tick as cheap as the live.
+    sims.removeIf(FleetSim::isFinished);
     for (FleetSim sim : sims) {
       sim.tick(now);
+    }
+  }
+
+  /**
+   * Sends {@code request}, or queues it while {@code maxInFlight} are out: thousands of members in
+   * one JVM would otherwise open a connection each, past the open-file limit, and measure their own
+   * connection storm instead of the app.
+   */
+  void send(HttpRequest request, Answer answer) {
+    if (inFlight >= maxInFlight) {
+      waiting.add(new Waiting(request, answer));
+      return;
+    }
+    inFlight++;
+    long sent = System.nanoTime();
+    http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .whenCompleteAsync(
+            (response, error) -> {
+              inFlight--;
+              Waiting next = waiting.poll();
+              if (next != null) {
+                send(next.request(), next.answer());
+              }
+              answer.answered(sent, response, error);
+            },
+            executor);
+  }
+
+  /** Counts a request to try again; the first few say why, as a load test needs to know. */
+  void retry(String simId, String why) {
+    if (retries++ < LOGGED_RETRIES) {
+      log.println("cascade emulate: sim " + simId + ": trying again: " + why);
     }
   }
 
@@ -57,8 +113,11 @@ final class FleetLoop {
     executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
 
-  /** Read after {@code done.await()}, which makes the loop thread's counters visible. */
-  EmulatorFleet.Report report(Duration wall) {
+  /**
+   * Run on the loop thread, so the counters are read where they are written. Members that gave up,
+   * were refused, or are still going are the unfinished.
+   */
+  EmulatorFleet.Report report(int members, Duration wall) {
     long[] sorted = Arrays.copyOf(latencies, latencyCount);
     Arrays.sort(sorted);
     return new EmulatorFleet.Report(
@@ -66,7 +125,7 @@ final class FleetLoop {
         succeeded,
         failed,
         cancelled,
-        unfinished,
+        members - succeeded - failed - cancelled,
         chunks,
         bytes,
         heartbeats,

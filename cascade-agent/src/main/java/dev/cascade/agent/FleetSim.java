@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiConsumer;
 
 /**
  * One member of an {@link EmulatorFleet}: its emulator, its chunks and its reports, driven by the
@@ -24,6 +23,7 @@ final class FleetSim {
   private final FleetLoop loop;
   private final EmulatorFleet.Member member;
   private final Emulation emulation;
+  private final double speed;
   private final String base;
   private final String authorization;
   private final ChunkCutter cutter;
@@ -38,16 +38,23 @@ final class FleetSim {
   private Emulation.Piece waiting;
   private boolean emulating = true;
   private boolean sending;
+  private boolean beating;
   private boolean reporting;
   private boolean finished;
   private boolean cancelled;
   private int exitCode;
 
-  FleetSim(EmulatorFleet fleet, FleetLoop loop, EmulatorFleet.Member member, Emulation emulation) {
+  FleetSim(
+      EmulatorFleet fleet,
+      FleetLoop loop,
+      EmulatorFleet.Member member,
+      Emulation emulation,
+      double speed) {
     this.fleet = fleet;
     this.loop = loop;
     this.member = member;
     this.emulation = emulation;
+    this.speed = speed;
     this.base = AppClient.simBase(fleet.mainUrl, member.simId());
     this.authorization = "Bearer " + member.token();
     this.cutter = new ChunkCutter(fleet.chunkBytes, fleet.chunkAge.toNanos());
@@ -76,7 +83,7 @@ final class FleetSim {
         endEmulation();
         return;
       }
-      long due = started + Emulator.dueNanos(piece.cycle(), fleet.options.speed());
+      long due = started + Emulator.dueNanos(piece.cycle(), speed);
       if (due > now) {
         waiting = piece;
         loop.schedule(this::step, due - now);
@@ -84,6 +91,10 @@ final class FleetSim {
       }
       cutter.write(piece.bytes(), 0, piece.bytes().length, now, this::emit);
     }
+  }
+
+  boolean isFinished() {
+    return finished;
   }
 
   void tick(long now) {
@@ -124,7 +135,7 @@ final class FleetSim {
         "/chunks/" + seq,
         "application/octet-stream",
         HttpRequest.BodyPublishers.ofByteArray(bytes),
-        (response, error) -> chunkAnswered(seq, bytes, response, error));
+        (sent, response, error) -> chunkAnswered(seq, bytes, response, error));
   }
 
   private void chunkAnswered(
@@ -143,7 +154,7 @@ final class FleetSim {
         finish("refused: " + e.getMessage(), false);
         return;
       }
-      loop.retries++;
+      loop.retry(member.simId(), e.getMessage());
       sending = true;
       loop.schedule(
           () -> {
@@ -159,6 +170,7 @@ final class FleetSim {
     held.remove(seq);
     loop.chunks++;
     loop.bytes += bytes.length;
+    fleet.accepted.accepted(member, seq, bytes);
     pump();
     maybeReport();
   }
@@ -167,7 +179,11 @@ final class FleetSim {
     if (finished || reporting) {
       return;
     }
-    send(AgentJson.heartbeat("running", null, null, produced), false);
+    // One at a time, as the agent's heartbeat thread does: a slow app is not sent a backlog.
+    if (!beating) {
+      beating = true;
+      send(AgentJson.heartbeat("running", null, null, produced), false);
+    }
     loop.schedule(this::heartbeat, fleet.heartbeatInterval.toNanos());
   }
 
@@ -202,13 +218,12 @@ final class FleetSim {
   }
 
   private void send(String json, boolean last) {
-    long sent = System.nanoTime();
     request(
         "POST",
         "/heartbeat",
         "application/json",
         HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8),
-        (response, error) -> heartbeatAnswered(last, sent, response, error));
+        (sent, response, error) -> heartbeatAnswered(last, sent, response, error));
   }
 
   /** Sends one request to the sim's endpoints; {@code answered} runs on the loop. */
@@ -217,7 +232,7 @@ final class FleetSim {
       String path,
       String contentType,
       HttpRequest.BodyPublisher body,
-      BiConsumer<HttpResponse<String>, Throwable> answered) {
+      FleetLoop.Answer answered) {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(fleet.requestTimeout)
@@ -225,13 +240,14 @@ final class FleetSim {
             .header("Content-Type", contentType)
             .method(method, body)
             .build();
-    loop.http
-        .sendAsync(request, HttpResponse.BodyHandlers.ofString())
-        .whenCompleteAsync(answered, loop.executor);
+    loop.send(request, answered);
   }
 
   private void heartbeatAnswered(
       boolean last, long sent, HttpResponse<String> response, Throwable error) {
+    if (!last) {
+      beating = false;
+    }
     if (finished) {
       return;
     }
@@ -248,7 +264,7 @@ final class FleetSim {
         return;
       }
       if (last) {
-        loop.retries++;
+        loop.retry(member.simId(), e.getMessage());
         loop.schedule(this::sendFinal, finalBackoff.next().toNanos());
       }
       return;
@@ -320,6 +336,6 @@ final class FleetSim {
     if (problem != null) {
       fleet.log.println("cascade emulate: sim " + member.simId() + ": " + problem);
     }
-    loop.done.countDown();
+    loop.finished.release();
   }
 }

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +91,93 @@ final class EmulatorFleetIT {
     }
     assertThat(report.chunks()).isEqualTo(chunks);
     assertThat(log.toString(StandardCharsets.UTF_8)).contains("50 sims: 50 succeeded");
+  }
+
+  @Test
+  void membersAddedWhileTheFleetRuns_finishAndEveryAcceptedChunkIsWatched() throws Exception {
+    Map<String, ByteArrayOutputStream> watched = new ConcurrentHashMap<>();
+    try (FleetRun fleet =
+        EmulatorFleet.builder()
+            .mainUrl(app.url())
+            .heartbeatInterval(Duration.ofMillis(100))
+            .chunks(2048, Duration.ofMillis(100))
+            .onAccepted(
+                (member, seq, bytes) ->
+                    watched
+                        .computeIfAbsent(member.simId(), id -> new ByteArrayOutputStream())
+                        .writeBytes(bytes))
+            .log(new PrintStream(log, true, StandardCharsets.UTF_8))
+            .build()
+            .start()) {
+      List<EmulatorFleet.Member> members = members(6);
+      for (EmulatorFleet.Member member : members) {
+        fleet.add(
+            member,
+            EmulatorOptions.of(trace, member.replica() % 2 == 0 ? "SM90_H100" : "SM80_A100")
+                .withReplica(member.replica())
+                .withSpeed(50_000));
+        Thread.sleep(20); // later members join a loop that is already busy with the first
+      }
+
+      EmulatorFleet.Report report = fleet.await(members.size(), Duration.ofSeconds(60));
+
+      assertThat(report.succeeded()).as(log::toString).isEqualTo(6);
+      assertThat(report.members()).isEqualTo(6);
+      for (EmulatorFleet.Member member : members) {
+        FakeApp.SimRecord sim = app.sim(member.simId());
+        assertThat(sim.chunks).hasSizeGreaterThan(1);
+        assertThat(watched.get(member.simId()).toByteArray()).isEqualTo(sim.output());
+      }
+      assertThat(app.sim("s_1").text()).contains("SM80_A100");
+    }
+  }
+
+  @Test
+  void maxInFlight_capsTheRequestsOpenAtOnceAcrossMembers() throws Exception {
+    app.delay(20);
+    List<EmulatorFleet.Member> members = members(30);
+
+    EmulatorFleet.Report report =
+        EmulatorFleet.builder()
+            .mainUrl(app.url())
+            .emulatorOptions(EmulatorOptions.of(trace, "SM90_H100").withSpeed(0))
+            .members(members)
+            .heartbeatInterval(Duration.ofMillis(50))
+            .chunks(4096, Duration.ofMillis(100))
+            .maxInFlight(3)
+            .log(new PrintStream(log, true, StandardCharsets.UTF_8))
+            .build()
+            .run();
+
+    assertThat(report.succeeded()).as(log::toString).isEqualTo(30);
+    assertThat(app.peakOpen()).isBetween(1, 3);
+  }
+
+  @Test
+  void appAnswering503_isRetriedAndTheFirstReasonsAreLogged() throws Exception {
+    app.unavailable(true);
+    List<EmulatorFleet.Member> members = members(2);
+    Thread opener =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    Thread.sleep(500);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  app.unavailable(false);
+                });
+
+    EmulatorFleet.Report report = run(members, 0);
+    opener.join();
+
+    assertThat(report.succeeded()).as(log::toString).isEqualTo(2);
+    assertThat(report.retries()).isPositive();
+    String printed = log.toString(StandardCharsets.UTF_8);
+    assertThat(printed).contains("trying again: ").contains("503");
+    assertThat(printed.lines().filter(line -> line.contains("trying again")).count())
+        .isBetween(1L, 5L);
   }
 
   @Test

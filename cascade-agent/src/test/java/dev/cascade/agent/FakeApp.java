@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -75,6 +76,9 @@ final class FakeApp implements AutoCloseable {
   private final Map<String, SimRecord> sims = new ConcurrentHashMap<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private volatile boolean unavailable;
+  private final AtomicInteger open = new AtomicInteger();
+  private final AtomicInteger peakOpen = new AtomicInteger();
+  private volatile long delayMillis;
   private volatile HttpServer server;
   private volatile int port;
 
@@ -125,6 +129,16 @@ final class FakeApp implements AutoCloseable {
     }
   }
 
+  /** Holds every request this long before answering, as a busy app would. */
+  void delay(long millis) {
+    this.delayMillis = millis;
+  }
+
+  /** The most requests it held at once before answering. */
+  int peakOpen() {
+    return peakOpen.get();
+  }
+
   /** Answers every request with 503 while true. */
   void unavailable(boolean unavailable) {
     this.unavailable = unavailable;
@@ -156,6 +170,17 @@ final class FakeApp implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    // Counted before any answer goes out, so no request counted here is over for its sender.
+    peakOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+    try {
+      if (delayMillis > 0) {
+        Thread.sleep(delayMillis);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      open.decrementAndGet();
+    }
     try (exchange) {
       byte[] body;
       try (InputStream in = exchange.getRequestBody()) {

@@ -132,6 +132,12 @@ final class EmulateCommand implements Callable<Integer> {
       description = "Between a fleet sim's heartbeats (2000).")
   Long heartbeatMillis;
 
+  @Option(
+      names = "--max-in-flight",
+      paramLabel = "N",
+      description = "At most N fleet requests open at once; the rest wait in the fleet (256).")
+  Integer maxInFlight;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     EmulatorOptions options;
@@ -156,9 +162,10 @@ final class EmulateCommand implements Callable<Integer> {
     if (fleet != null) {
       return runFleet(options);
     }
-    if (sims != null || url != null || heartbeatMillis != null) {
+    if (sims != null || url != null || heartbeatMillis != null || maxInFlight != null) {
       throw new ParameterException(
-          spec.commandLine(), "--sims, --url and --heartbeat-millis only go with --fleet N");
+          spec.commandLine(),
+          "--sims, --url, --heartbeat-millis and --max-in-flight only go with --fleet N");
     }
     Emulation emulation = Emulator.prepare(options);
     PrintWriter writer = spec.commandLine().getOut();
@@ -204,8 +211,15 @@ final class EmulateCommand implements Callable<Integer> {
             .emulatorOptions(options)
             .members(members.subList(0, fleet))
             .log(new PrintStream(new WriterOutputStream(spec.commandLine().getErr()), true));
-    if (heartbeatMillis != null) {
-      builder.heartbeatInterval(Duration.ofMillis(heartbeatMillis));
+    try {
+      if (heartbeatMillis != null) {
+        builder.heartbeatInterval(Duration.ofMillis(heartbeatMillis));
+      }
+      if (maxInFlight != null) {
+        builder.maxInFlight(maxInFlight);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     EmulatorFleet.Report report = builder.build().run();
     writer.println(report.summary());

@@ -161,5 +161,32 @@ final class EmulateCommandTest {
     assertThat(err.toString()).contains("--speed must be a number");
     assertThat(run("emulate", "--trace", "t", "--config", "c", "--fleet", "3")).isEqualTo(2);
     assertThat(err.toString()).contains("--fleet needs --sims FILE");
+    assertThat(run("emulate", "--trace", "t", "--config", "c", "--max-in-flight", "8"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--max-in-flight only go with --fleet N");
+  }
+
+  @Test
+  void fleetMaxInFlightBelowOne_isAUsageErrorNamingTheValue() throws Exception {
+    Path members = dir.resolve("sims.txt");
+    Files.writeString(members, "s_1 t1\n");
+    int exit =
+        run(
+            "emulate",
+            "--trace",
+            trace().toString(),
+            "--config",
+            "SM90_H100",
+            "--fleet",
+            "1",
+            "--sims",
+            members.toString(),
+            "--url",
+            "http://127.0.0.1:9",
+            "--max-in-flight",
+            "0");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains("requests in flight must be 1 or more; got 0");
   }
 }
