@@ -27,10 +27,10 @@ import org.slf4j.LoggerFactory;
  * <p>Each client is one request thread (virtual) blocked on its own {@link EventStream}. Streams
  * that are caught up share one read of the events table per change (the event log's tail), so N
  * clients of a run cost one query per change, not N; a client replaying from an old id reads the
- * table a page at a time, so a slow client holds no more than a page.
- * An idle stream gets a {@code : keepalive} comment every keep-alive interval, so proxies keep it
- * open and a client that went away is noticed at the next write, which fails: the stream is then
- * closed and the client gauge goes down.
+ * table a page at a time, so a slow client holds no more than a page. An idle stream gets a {@code
+ * : keepalive} comment every keep-alive interval, so proxies keep it open and a client that went
+ * away is noticed at the next write, which fails: the stream is then closed and the client gauge
+ * goes down.
  */
 final class EventStreamer {
 
