@@ -1,5 +1,6 @@
 package dev.cascade.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.StatsListener;
@@ -9,7 +10,6 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.store.Database;
-import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SqlTimes;
 import java.io.IOException;
@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,6 +35,8 @@ final class ReadState {
 
   /** Replicas per config: a run entry's maximum. */
   static final int REPLICAS = RunEntry.MAX_COUNT;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private ReadState() {}
 
@@ -56,8 +59,11 @@ final class ReadState {
     Run run = new Run(runId, traceId, entries, created, sims, "bench", 0);
     new RunRepository(database).insert(run);
     String lastConfig = configs.getLast().name();
-    KernelRepository kernelRows = new KernelRepository(database);
     Map<String, Long> random = new HashMap<>();
+    Map<KernelStats, String> statsJson = new IdentityHashMap<>();
+    for (KernelStats kernel : kernels) {
+      statsJson.computeIfAbsent(kernel, ReadState::statsJson);
+    }
     database.write(
         connection -> {
           try (PreparedStatement finished =
@@ -66,6 +72,12 @@ final class ReadState {
                           + " launcher_ref = ?, exit_code = 0, launched_at = ?, finished_at = ?,"
                           + " last_heartbeat_at = ?, kernels_done = ?, log_outcome = 'complete',"
                           + " latest_metrics = ?, current_kernel = ? WHERE id = ?");
+              // Rows as KernelRepository stores them, in batches: 58,368 single inserts, each
+              // writing its statistics as JSON again, take minutes on a loaded machine.
+              PreparedStatement kernelRow =
+                  connection.prepareStatement(
+                      "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles,"
+                          + " instructions, ipc, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
               PreparedStatement running =
                   connection.prepareStatement(
                       "UPDATE sims SET state = 'running', launcher_name = 'bench',"
@@ -96,8 +108,10 @@ final class ReadState {
                     sim.id());
                 running.executeUpdate();
                 for (int position = 0; position < done; position++) {
-                  kernelRows.insert(connection, sim.id(), position, kernels.get(position));
+                  KernelStats kernel = kernels.get(position);
+                  addKernel(kernelRow, sim.id(), position, kernel, 0, statsJson.get(kernel));
                 }
+                kernelRow.executeBatch();
                 continue;
               }
               Instant finishedAt = launched.plus(Duration.ofSeconds(600 + sim.replica()));
@@ -116,8 +130,9 @@ final class ReadState {
                 KernelStats kernel = kernels.get(position);
                 // Replicas differ a little, as sims with different seeds do.
                 long jitter = random.merge(sim.gpuConfig(), 1L, Long::sum) % 7;
-                kernelRows.insert(connection, sim.id(), position, withCycles(kernel, jitter));
+                addKernel(kernelRow, sim.id(), position, kernel, jitter, statsJson.get(kernel));
               }
+              kernelRow.executeBatch();
             }
           }
           return null;
@@ -125,16 +140,36 @@ final class ReadState {
     return run;
   }
 
-  private static KernelStats withCycles(KernelStats kernel, long extra) {
-    long cycles = kernel.cycles() + extra;
-    return new KernelStats(
+  private static void addKernel(
+      PreparedStatement insert,
+      String simId,
+      int position,
+      KernelStats kernel,
+      long extraCycles,
+      String stats)
+      throws java.sql.SQLException {
+    long cycles = kernel.cycles() + extraCycles;
+    bind(
+        insert,
+        simId,
+        position,
         kernel.name(),
         kernel.uid(),
         kernel.instance(),
         cycles,
         kernel.instructions(),
-        cycles == 0 ? 0 : (double) kernel.instructions() / cycles,
-        kernel.stats());
+        cycles == 0 ? 0.0 : (double) kernel.instructions() / cycles,
+        stats);
+    insert.addBatch();
+  }
+
+  /** The statistics as the {@code stats} column holds them: one JSON object, in log order. */
+  private static String statsJson(KernelStats kernel) {
+    try {
+      return JSON.writeValueAsString(kernel.stats());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the statistics of " + kernel.name(), e);
+    }
   }
 
   private static void bind(PreparedStatement statement, Object... values)
