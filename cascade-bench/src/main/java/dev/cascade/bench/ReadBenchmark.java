@@ -57,13 +57,19 @@ public final class ReadBenchmark {
       goals.save(BenchHost.work(root));
     }
     if (phases.equals("all") || phases.contains("memory")) {
-      ReadMemory.Result memory = ReadMemory.measure(work, memorySims, memorySeconds);
+      List<String> serverOptions =
+          List.of(System.getProperty("bench.read.server.options", "").strip().split("\\s+"))
+              .stream()
+              .filter(option -> !option.isEmpty())
+              .toList();
+      ReadMemory.Result memory = ReadMemory.measure(work, memorySims, memorySeconds, serverOptions);
       boolean met = memory.peakKb() < 512 * 1024;
       String seen =
           String.format(
               Locale.ROOT,
               "peak RSS %.0f MB (VmHWM; %.0f MB at the end) with %,d sims for %d s, against %.0f MB"
-                  + " once started with the sims created (%.2fx); %,d heartbeats, %,d chunks",
+                  + " once started with the sims created (%.2fx); %,d heartbeats, %,d chunks;"
+                  + " server JVM options: %s",
               memory.peakKb() / 1024.0,
               memory.endKb() / 1024.0,
               memorySims,
@@ -71,7 +77,8 @@ public final class ReadBenchmark {
               memory.idleKb() / 1024.0,
               (double) memory.peakKb() / memory.idleKb(),
               memory.swarm().heartbeats(),
-              memory.swarm().chunks());
+              memory.swarm().chunks(),
+              serverOptions.isEmpty() ? "none" : String.join(" ", serverOptions));
       goals.record(GoalRow.SERVER_MEMORY_1000, seen, met);
       summary.put("server memory, 1,000 sims (< 512 MB RSS)", (met ? "met: " : "NOT met: ") + seen);
       goals.save(BenchHost.work(root));

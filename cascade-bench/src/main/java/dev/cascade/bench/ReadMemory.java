@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The server's memory with many sims tracked: a {@link ReadServer} in a JVM of its own (the JVM
- * options of {@code cascade serve}: none for the heap), its sims played by a {@link SimSwarm} in
- * this JVM, its {@code VmRSS} and {@code VmHWM} read from {@code /proc/<pid>/status}.
+ * The server's memory with many sims tracked: a {@link ReadServer} in a JVM of its own (with the
+ * JVM options {@code ./cascade serve} adds, {@code bench.read.server.options}), its sims played by
+ * a {@link SimSwarm} in this JVM, its {@code VmRSS} and {@code VmHWM} read from {@code
+ * /proc/<pid>/status}.
  */
 final class ReadMemory {
 
@@ -28,22 +29,23 @@ final class ReadMemory {
 
   private ReadMemory() {}
 
-  static Result measure(Path work, int sims, int seconds) throws IOException, InterruptedException {
+  static Result measure(Path work, int sims, int seconds, List<String> jvmOptions)
+      throws IOException, InterruptedException {
     Path dataDir = work.resolve("memory-data");
     Path tokens = work.resolve("memory-tokens.tsv");
     Files.createDirectories(work);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
+    List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+    command.addAll(jvmOptions);
+    command.addAll(
         List.of(
-            java,
-            "--enable-native-access=ALL-UNNAMED",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-cp",
             System.getProperty("java.class.path"),
             ReadServer.class.getName(),
             dataDir.toString(),
             Integer.toString(sims),
-            tokens.toString());
+            tokens.toString()));
     Process server =
         new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.INHERIT)
