@@ -27,6 +27,11 @@ public interface Results {
    */
   List<ConfigResult> compare(String runId);
 
+  /** {@link #compare(String)} of a run just read, which need not be read again. */
+  default List<ConfigResult> compare(Run run) {
+    return compare(run.id());
+  }
+
   /**
    * The run's simulated kernels against what the GPU measured for its trace (a Nsight Compute CSV
    * in the trace's {@code hardware/} folder or given to the API), per config of the trace's own

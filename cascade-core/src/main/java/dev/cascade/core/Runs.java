@@ -82,6 +82,11 @@ public interface Runs {
    */
   Map<String, SimSchedule> schedule(String runId);
 
+  /** {@link #schedule(String)} of a run just read, which need not be read again. */
+  default Map<String, SimSchedule> schedule(Run run) {
+    return schedule(run.id());
+  }
+
   /** The sim, or {@code not_found} naming the id. */
   Sim sim(String simId);
 

@@ -190,6 +190,13 @@ final class ResultsTest {
   }
 
   @Test
+  void compare_ofARunAlreadyRead_isTheSameAsByItsId() {
+    Run read = new RunRepository(database).find(run.id()).orElseThrow();
+
+    assertThat(results.compare(read)).isEqualTo(results.compare(run.id())).hasSize(3);
+  }
+
+  @Test
   void compare_keepsTheRunsEntryOrderAndRefusesAnUnknownRun() {
     assertThat(results.compare(run.id()))
         .extracting(ConfigResult::gpuConfig)

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -18,21 +19,36 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Sim events kept in the {@code events} table ({@link EventRepository}). Writers append inside
  * their own transaction, so an event exists exactly when the change it describes does, then call
- * {@link #committed()}. Readers ({@link EventStream}s) always read from the table, in id order, and
- * wait on a signal between reads: nothing is lost or repeated, a slow reader holds no memory, and a
- * reconnecting client resumes from any id it saw, even across restarts.
+ * {@link #committed()}. Readers ({@link EventStream}s) get events in id order and wait on a signal
+ * between reads: nothing is lost or repeated, and a reconnecting client resumes from any id it saw,
+ * even across restarts. A reader that is caught up takes its events from the {@link EventTail},
+ * which reads the table once per change for every reader; one further behind reads the table
+ * itself, a page at a time, so a slow reader holds no more than a page.
  */
 public final class EventLog {
 
   private static final int PAGE = 256;
 
-  private final EventRepository rows;
+  private final EventRepository repository;
+  private final EventRows rows;
+  private final EventTail tail;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition appended = lock.newCondition();
   private long generation;
 
   public EventLog(Database database) {
-    this.rows = new EventRepository(database);
+    this(new EventRepository(database));
+  }
+
+  private EventLog(EventRepository repository) {
+    this(repository, new TableRows(repository));
+  }
+
+  /** An event log whose reads go to {@code rows} (a test counts them). */
+  EventLog(EventRepository repository, EventRows rows) {
+    this.repository = repository;
+    this.rows = rows;
+    this.tail = new EventTail(rows);
   }
 
   /** Appends an event in the caller's write transaction and returns it with its id. */
@@ -44,7 +60,7 @@ public final class EventLog {
       Instant at,
       String data)
       throws SQLException {
-    return rows.insert(connection, runId, simId, kind, at, data);
+    return repository.insert(connection, runId, simId, kind, at, data);
   }
 
   /** Wakes the streams waiting for events; call after the transaction that appended commits. */
@@ -72,11 +88,16 @@ public final class EventLog {
     private final String runId;
     private final Deque<SimEvent> page = new ArrayDeque<>();
     private long lastId;
+
+    /** Every event of the run up to this id was read into {@link #page} (or returned). */
+    private long scanned;
+
     private volatile boolean closed;
 
     TableStream(String runId, long afterId) {
       this.runId = runId;
       this.lastId = Math.max(0, afterId);
+      this.scanned = lastId;
     }
 
     @Override
@@ -91,7 +112,7 @@ public final class EventLog {
           } finally {
             lock.unlock();
           }
-          readPage();
+          readPage(seen);
           if (page.isEmpty()) {
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -115,8 +136,20 @@ public final class EventLog {
       return Optional.empty();
     }
 
-    private void readPage() {
-      page.addAll(rows.after(runId, lastId, PAGE));
+    private void readPage(long generation) {
+      EventTail.Slice slice = tail.after(runId, scanned, PAGE, generation);
+      if (slice != null) {
+        page.addAll(slice.events());
+        scanned = slice.scannedTo();
+        return;
+      }
+      // Behind the tail: a page from the table; once short of a page, it is caught up to
+      // whatever the tail had read before this query.
+      long known = tail.readTo();
+      List<SimEvent> events = rows.after(runId, scanned, PAGE);
+      page.addAll(events);
+      long last = events.isEmpty() ? scanned : events.getLast().id();
+      scanned = events.size() < PAGE ? Math.max(last, known) : last;
     }
 
     @Override
@@ -133,6 +166,19 @@ public final class EventLog {
       } finally {
         lock.unlock();
       }
+    }
+  }
+
+  /** The events table as {@link EventRows}. */
+  private record TableRows(EventRepository table) implements EventRows {
+    @Override
+    public List<SimEvent> after(String runId, long afterId, int limit) {
+      return table.after(runId, afterId, limit);
+    }
+
+    @Override
+    public long latestId() {
+      return table.latestId();
     }
   }
 }

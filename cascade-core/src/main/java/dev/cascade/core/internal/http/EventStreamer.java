@@ -24,11 +24,13 @@ import org.slf4j.LoggerFactory;
  * each with its id, so a client that reconnects with {@code Last-Event-ID} (or {@code ?after=})
  * resumes right after the last event it saw, with nothing missed or repeated.
  *
- * <p>Each client is one request thread (virtual) blocked on its own {@link EventStream}, which
- * reads the events table: a slow client holds no memory, and fan-out is the store's wake-up signal.
- * An idle stream gets a {@code : keepalive} comment every keep-alive interval, so proxies keep it
- * open and a client that went away is noticed at the next write, which fails: the stream is then
- * closed and the client gauge goes down.
+ * <p>Each client is one request thread (virtual) blocked on its own {@link EventStream}. Streams
+ * that are caught up share one read of the events table per change (the event log's tail), so N
+ * clients of a run cost one query per change, not N; a client replaying from an old id reads the
+ * table a page at a time, so a slow client holds no more than a page. An idle stream gets a {@code
+ * : keepalive} comment every keep-alive interval, so proxies keep it open and a client that went
+ * away is noticed at the next write, which fails: the stream is then closed and the client gauge
+ * goes down.
  */
 final class EventStreamer {
 

@@ -88,14 +88,12 @@ final class OutputRoutes {
   private void results(Context ctx) {
     Run run = runs.get(ctx.pathParam("id"));
     Json.send(
-        ctx,
-        200,
-        ResultsJson.writeResults(run, results.compare(run.id()), ctx.queryParam("baseline")));
+        ctx, 200, ResultsJson.writeResults(run, results.compare(run), ctx.queryParam("baseline")));
   }
 
   private void resultsCsv(Context ctx) throws IOException {
     Run run = runs.get(ctx.pathParam("id"));
-    List<ConfigResult> compared = results.compare(run.id());
+    List<ConfigResult> compared = results.compare(run);
     String baseline = Speedups.baseline(compared, ctx.queryParam("baseline")); // 400 before 200
     ctx.status(200);
     ctx.res().setContentType("text/csv; charset=utf-8");

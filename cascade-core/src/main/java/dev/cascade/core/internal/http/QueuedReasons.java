@@ -1,8 +1,6 @@
 package dev.cascade.core.internal.http;
 
 import dev.cascade.core.internal.run.QueuedSims;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,20 +13,20 @@ final class QueuedReasons {
 
   private QueuedReasons() {}
 
+  /**
+   * Adds the field to each sim of {@code run}, in place: the run's JSON was just written for this
+   * response, so copying every sim (hundreds of maps) would buy nothing.
+   */
   @SuppressWarnings("unchecked")
   static Map<String, Object> add(Map<String, Object> run, QueuedSims queued) {
     Object sims = run.get("sims");
     if (!(sims instanceof List<?> list)) {
       return run;
     }
-    List<Map<String, Object>> withReasons = new ArrayList<>(list.size());
     for (Object item : list) {
-      Map<String, Object> sim = new LinkedHashMap<>((Map<String, Object>) item);
+      Map<String, Object> sim = (Map<String, Object>) item;
       sim.put("queued_reason", queued.reason(String.valueOf(sim.get("id"))).orElse(null));
-      withReasons.add(sim);
     }
-    Map<String, Object> copy = new LinkedHashMap<>(run);
-    copy.put("sims", withReasons);
-    return copy;
+    return run;
   }
 }

@@ -97,7 +97,7 @@ final class RunRoutes {
    */
   private Object withSchedule(Run run) {
     return QueuedReasons.add(
-        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run.id())), queued);
+        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run)), queued);
   }
 
   /**

@@ -92,14 +92,18 @@ public final class ResultsComparer implements Results {
   @Override
   public List<ConfigResult> compare(String runId) {
     Objects.requireNonNull(runId, "runId");
-    Run run =
+    return compare(
         runs.find(runId)
             .orElseThrow(
                 () ->
                     new CascadeException(
                         ErrorCode.NOT_FOUND,
                         "run \"" + runId + "\" does not exist; list the runs to find its id",
-                        "run_id"));
+                        "run_id")));
+  }
+
+  @Override
+  public List<ConfigResult> compare(Run run) {
     Map<String, List<KernelRepository.Headline>> kernelsBySim = new HashMap<>();
     for (KernelRepository.Headline kernel :
         kernels.headlines(run.sims().stream().map(Sim::id).toList())) {

@@ -83,7 +83,7 @@ public final class RunService implements Runs {
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
-    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock);
+    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock, moves::successes);
     this.ids = new Ids(clock);
     this.clock = clock;
     this.inputs = new SimInputs(launches.simCommand());
@@ -203,6 +203,11 @@ public final class RunService implements Runs {
   @Override
   public Map<String, SimSchedule> schedule(String runId) {
     return schedules.of(get(runId));
+  }
+
+  @Override
+  public Map<String, SimSchedule> schedule(Run run) {
+    return schedules.of(run);
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Moves sims along {@code SIM_TRANSITIONS}, each move stored with its {@code sim} event in one
@@ -26,6 +27,7 @@ public final class SimMoves {
   private final SimOutput outputs;
   private final SlotQueue slots;
   private final Clock clock;
+  private final AtomicLong successes = new AtomicLong();
 
   public SimMoves(
       Database database,
@@ -40,6 +42,14 @@ public final class SimMoves {
     this.outputs = outputs;
     this.slots = slots;
     this.clock = clock;
+  }
+
+  /**
+   * How many sims succeeded in this process so far: what earlier sims took ({@code TraceHistory})
+   * changes only when this does.
+   */
+  long successes() {
+    return successes.get();
   }
 
   /**
@@ -95,6 +105,9 @@ public final class SimMoves {
   void committed(boolean moved, String simId, SimState to) {
     if (!moved) {
       return;
+    }
+    if (to == SimState.SUCCEEDED) {
+      successes.incrementAndGet();
     }
     events.committed();
     if (to.isFinished()) {

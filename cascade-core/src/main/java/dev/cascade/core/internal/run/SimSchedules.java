@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Where a run's unfinished sims stand: each waiting sim's place in the slot queue, and every
  * unfinished sim's estimated finish. A running sim is expected to take as long as earlier succeeded
  * sims of its trace and config (or, with none, its share of kernels still to do of what other
- * configs took); a waiting sim starts when the slots ahead of it free up, in queue order.
+ * configs took); a waiting sim starts when the slots ahead of it free up, in queue order. What
+ * earlier sims took is read again only once a sim succeeded ({@link TraceHistory}).
  */
 final class SimSchedules {
 
@@ -29,12 +31,23 @@ final class SimSchedules {
   private final SimRepository sims;
   private final RunRepository runs;
   private final Clock clock;
+  private final TraceHistory history;
 
-  SimSchedules(SlotQueue slots, SimRepository sims, RunRepository runs, Clock clock) {
+  /**
+   * @param successes how many sims succeeded so far ({@link SimMoves#successes}): the history of
+   *     earlier sims is read again when it changes
+   */
+  SimSchedules(
+      SlotQueue slots,
+      SimRepository sims,
+      RunRepository runs,
+      Clock clock,
+      LongSupplier successes) {
     this.slots = slots;
     this.sims = sims;
     this.runs = runs;
     this.clock = clock;
+    this.history = new TraceHistory(runs, successes, clock);
   }
 
   /** The schedule of every unfinished sim of {@code run}, by sim id. */
@@ -107,10 +120,7 @@ final class SimSchedules {
     if (traceId == null) {
       return null;
     }
-    return history
-        .computeIfAbsent(
-            traceId, id -> new SimDurations(runs.findByTrace(id, SimDurations.RUNS_READ)))
-        .expected(sim.gpuConfig());
+    return history.computeIfAbsent(traceId, this.history::of).expected(sim.gpuConfig());
   }
 
   /** A launched sim's finish: its expected length from its launch, or by its kernels to do. */

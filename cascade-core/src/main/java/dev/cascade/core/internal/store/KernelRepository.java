@@ -141,16 +141,27 @@ public final class KernelRepository {
       for (int i = 0; i < simIds.size(); i++) {
         select.setString(i + 1, simIds.get(i));
       }
+      // The replicas of a run mostly have the same kernel at each position, and a sim's rows come
+      // together: one String per distinct name and sim, so callers that key maps by them hash
+      // each once (String caches its hash), not once per row.
+      List<String> nameAt = new ArrayList<>();
+      String simId = null;
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
+          String rowSim = rows.getString(1);
+          simId = rowSim.equals(simId) ? simId : rowSim;
+          int position = rows.getInt(2);
+          String name = rows.getString(3);
+          if (position < nameAt.size() && name.equals(nameAt.get(position))) {
+            name = nameAt.get(position);
+          } else if (position < nameAt.size()) {
+            nameAt.set(position, name);
+          } else if (position == nameAt.size()) {
+            nameAt.add(name);
+          }
           kernels.add(
               new Headline(
-                  rows.getString(1),
-                  rows.getInt(2),
-                  rows.getString(3),
-                  rows.getInt(4),
-                  rows.getLong(5),
-                  rows.getLong(6)));
+                  simId, position, name, rows.getInt(4), rows.getLong(5), rows.getLong(6)));
         }
       }
     }
