@@ -60,6 +60,7 @@ final class AckedWritesCrashIT {
   private Path dataDir;
   private int port;
   private ServerProcess server;
+  private volatile String runId;
 
   /** (sim, seq) to the bytes answered 2xx. */
   private final Map<String, Map<Long, byte[]>> ackedChunks = new ConcurrentHashMap<>();
@@ -221,8 +222,13 @@ final class AckedWritesCrashIT {
   private String stateNow(String simId) throws IOException, InterruptedException {
     HttpResponse<String> answer =
         http.send(
-            HttpRequest.newBuilder(url("/api/sims/" + simId)).build(), BodyHandlers.ofString());
-    return JSON.readTree(answer.body()).get("state").asText();
+            HttpRequest.newBuilder(url("/api/runs/" + runId)).build(), BodyHandlers.ofString());
+    for (JsonNode sim : JSON.readTree(answer.body()).get("sims")) {
+      if (sim.get("id").asText().equals(simId)) {
+        return sim.get("state").asText();
+      }
+    }
+    throw new IllegalStateException("sim " + simId + " is not in run " + runId);
   }
 
   private int send(HttpRequest.Builder request) throws IOException, InterruptedException {
@@ -258,7 +264,7 @@ final class AckedWritesCrashIT {
                 .build(),
             BodyHandlers.ofString());
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    String runId = JSON.readTree(created.body()).get("id").asText();
+    runId = JSON.readTree(created.body()).get("id").asText();
     HttpResponse<String> run =
         http.send(
             HttpRequest.newBuilder(url("/api/runs/" + runId)).build(), BodyHandlers.ofString());
