@@ -29,9 +29,9 @@ import java.util.Set;
  * cascade-bench -am verify -DskipTests -Dbench=ingest}. Settings (system properties, set by the
  * pom): {@code bench.work}; {@code bench.ingest.generator} ({@code auto}, {@code wrk} or {@code
  * java}); {@code bench.ingest.phases} (default all: {@code
- * baseline,healthz,heartbeat,chunks,chunks16,latency,lost}); {@code bench.ingest.seconds} (5, each measurement);
- * {@code bench.ingest.warmup.seconds} (2, a warm-up round; at least 5 rounds, then more, up to
- * {@code bench.ingest.warmup.rounds} (8), while the rate still rises by 10%); {@code
+ * baseline,healthz,heartbeat,chunks,chunks16,latency,lost}); {@code bench.ingest.seconds} (5, each
+ * measurement); {@code bench.ingest.warmup.seconds} (2, a warm-up round; at least 5 rounds, then
+ * more, up to {@code bench.ingest.warmup.rounds} (8), while the rate still rises by 10%); {@code
  * bench.ingest.connections} (64); {@code bench.ingest.chunk.bytes} (4096); {@code
  * bench.ingest.latency.sims} (2000); {@code bench.ingest.latency.seconds} (10); {@code
  * bench.ingest.lost.sims} (10000); {@code bench.ingest.lost.chunks} (1 per sim); {@code
@@ -176,8 +176,7 @@ public final class IngestBenchmark {
         heartbeat = closedLoop.heartbeat(app, loadSims);
       }
       if (phases.contains("chunks")) {
-        chunks =
-            closedLoop.chunks(app, bodies, chunkWarmupSims, chunkSims, settings.connections());
+        chunks = closedLoop.chunks(app, bodies, chunkWarmupSims, chunkSims, settings.connections());
       }
       if (phases.contains("chunks16")) {
         chunks16 = closedLoop.chunks(app, bodies, chunk16WarmupSims, chunk16Sims, SENDERS_16);
@@ -198,6 +197,7 @@ public final class IngestBenchmark {
     }
     new IngestSummary(baseline, heartbeat, chunks, swarm, lost, probeSingle, probeGroup)
         .print(inProcessGenerator);
-    IngestGoals.record(settings.work().getParent(), baseline, healthz, heartbeat, chunks, chunks16, swarm, lost);
+    IngestGoals.record(
+        settings.work().getParent(), baseline, healthz, heartbeat, chunks, chunks16, swarm, lost);
   }
 }
