@@ -130,9 +130,12 @@ final class ParserLifecycle {
   long feedContiguous(Connection connection, SimParse sim, byte[] bytes) throws SQLException {
     Progress before = sim.progress();
     sim.feed(bytes);
+    long next = sim.chunksParsed + 1;
     // The chunk may fill a gap: parse the chunks held after it, up to the next gap.
     sim.chunksParsed =
-        intake.contiguousFrom(connection, sim.simId, sim.chunksParsed + 1, sim::feed);
+        sim.highestHeld < next
+            ? next
+            : intake.contiguousFrom(connection, sim.simId, next, sim::feed);
     recorder.store(connection, sim, before);
     return sim.chunksParsed;
   }
@@ -174,6 +177,7 @@ final class ParserLifecycle {
     // A finished sim whose log was ended: its parse is over for good.
     sim.finished = state.state().isFinished() && sim.logOutcome != null;
     sim.held = sim.chunksParsed;
+    sim.highestHeld = intake.highestHeld(sim.simId);
     sim.clockMhz = clockMhz(state.gpuConfig());
     sim.loaded = true;
   }

@@ -115,8 +115,7 @@ public final class SimReports {
       throw new CascadeException(
           ErrorCode.INVALID, "chunk seq must be 0 or more; got " + seq, "seq");
     }
-    Sim sim = sim(simId);
-    return outputs.accept(simId, sim.runId(), seq, bytes).stored();
+    return outputs.accept(simId, seq, bytes).stored();
   }
 
   /** Whether {@code token} is the one sim {@code simId} was launched with. */
