@@ -122,6 +122,40 @@ final class ParserLifecycle {
   }
 
   /**
+   * The common case, a sim's next chunk with no chunk held after it: parsed before the write, under
+   * the sim's lock only, so the single writer's turn holds just the inserts. The parse changes the
+   * sim before its write commits; when the write fails the sim is dropped, as always.
+   *
+   * @return the receipt; null when the chunk was held after all (the sim is dropped: load it again)
+   */
+  ChunkReceipt feedThenStore(SimParse sim, long seq, byte[] bytes) {
+    Progress before = sim.progress();
+    try {
+      sim.feed(bytes);
+    } catch (RuntimeException e) {
+      discard(sim);
+      throw e;
+    }
+    sim.chunksParsed = seq + 1;
+    sim.highestHeld = seq;
+    boolean stored =
+        write(
+            sim,
+            connection -> {
+              if (!intake.store(connection, sim.simId, seq, bytes)) {
+                return false; // nothing written: the parse above must not count
+              }
+              recorder.store(connection, sim, before);
+              return true;
+            });
+    if (!stored) {
+      discard(sim);
+      return null;
+    }
+    return new ChunkReceipt(true, sim.chunksParsed);
+  }
+
+  /**
    * Feeds the chunk at {@code sim.chunksParsed}, then every held chunk contiguous with it, and
    * stores what they said, in the caller's write transaction.
    *

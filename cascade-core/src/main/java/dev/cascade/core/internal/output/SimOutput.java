@@ -135,6 +135,10 @@ public final class SimOutput {
           }
           if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
+            if (sim.highestHeld < seq) {
+              ChunkReceipt receipt = parsers.feedThenStore(sim, seq, bytes);
+              return receipt != null ? receipt : accept(simId, runId, seq, bytes, checkRun);
+            }
           }
           return parsers.write(
               sim,
