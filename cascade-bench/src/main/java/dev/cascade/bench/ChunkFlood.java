@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * chunksPerSim} chunks, in order, one at a time (its next chunk only after the previous one was
  * acknowledged, or again after a refusal), round robin over the sims, with at most {@code
  * maxInFlight} requests open. It stops sending at {@code cap} and waits for the answers still due.
- * It keeps, per sim, how many chunks were acknowledged (seqs 0 to n-1) and their bytes.
+ * It keeps, per sim, how many chunks were acknowledged (seqs 0 to n-1) and their bytes. After each
+ * acknowledged chunk the sim sends a heartbeat ({@code "chunks": n}), as the agent does, before its
+ * next chunk; their round trips are the heartbeat latency under the flood.
  */
 final class ChunkFlood {
 
@@ -27,8 +29,10 @@ final class ChunkFlood {
    * @param ackedBytes per sim, the bytes of those chunks
    * @param unanswered requests still open when the drain cap passed
    * @param capped true when the time cap stopped it before every chunk was acknowledged
+   * @param heartbeats round trips of the heartbeats answered 2xx
    */
   record Result(
+      Latencies heartbeats,
       long sent,
       Refusals refused,
       long[] acked,
@@ -67,6 +71,7 @@ final class ChunkFlood {
   private final ScheduledExecutorService loop = events.executor;
   private final HttpClient http = events.http;
   private long sent;
+  private final Latencies heartbeats = new Latencies();
   private final Refusals refused = new Refusals();
   private int inFlight;
   private long capAt;
@@ -100,6 +105,7 @@ final class ChunkFlood {
       start = events.runUntil(done, begun -> begin(begun, cap, drainCap));
     }
     return new Result(
+        heartbeats,
         sent,
         refused,
         acked.clone(),
@@ -137,6 +143,35 @@ final class ChunkFlood {
     }
   }
 
+  /** The sim's heartbeat after a chunk; then its next chunk, if it has one. */
+  private void heartbeat(int index) {
+    SimRef sim = sims.get(index);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(baseUrl + "/api/sims/" + sim.id() + "/heartbeat"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", sim.authorization())
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"state\":\"running\",\"chunks\":" + acked[index] + "}"))
+            .build();
+    inFlight++;
+    long started = System.nanoTime();
+    http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+        .whenCompleteAsync(
+            (response, error) -> {
+              inFlight--;
+              if (refused.ok(response, error)) {
+                heartbeats.add(System.nanoTime() - started);
+              }
+              if (acked[index] < chunksPerSim) {
+                ready.add(index);
+              }
+              fill();
+            },
+            loop);
+  }
+
   private void send(int index) {
     SimRef sim = sims.get(index);
     long seq = acked[index];
@@ -157,9 +192,7 @@ final class ChunkFlood {
               if (refused.ok(response, error)) {
                 acked[index]++;
                 ackedBytes[index] += body.length;
-                if (acked[index] < chunksPerSim) {
-                  ready.add(index);
-                }
+                heartbeat(index);
               } else {
                 ready.add(index); // the same seq again: chunks are idempotent
               }

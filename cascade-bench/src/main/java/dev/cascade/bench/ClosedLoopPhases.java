@@ -58,6 +58,15 @@ final class ClosedLoopPhases {
         new LoadTarget(app.url(), LoadTarget.Kind.HEARTBEAT, sims, List.of()));
   }
 
+  /** The same server's {@code GET /healthz}: what a request costs there before any work. */
+  LoadResult healthz(EmbeddedCascade app, List<SimRef> sims)
+      throws IOException, InterruptedException {
+    return warmUpAndMeasure(
+        "Cascade GET /healthz",
+        MIN_WARMUP_ROUNDS,
+        new LoadTarget(app.url(), LoadTarget.Kind.HEALTHZ, sims, List.of()));
+  }
+
   /**
    * At least {@code minRounds} warm-up rounds, and more while the rate still rises by 10% (the JIT
    * on a busy two-core machine takes many seconds), then the measurement.
@@ -90,21 +99,25 @@ final class ClosedLoopPhases {
   }
 
   /**
-   * Durable chunk PUTs: one warm-up round on {@code warmupSims}, the measurement on {@code sims},
-   * then the chunks {@code cascade.db} holds for them.
+   * Durable chunk PUTs over {@code connections} senders: one warm-up round on {@code warmupSims},
+   * the measurement on {@code sims}, then the chunks {@code cascade.db} holds for them.
    */
   LoadResult chunks(
-      EmbeddedCascade app, List<byte[]> bodies, List<SimRef> warmupSims, List<SimRef> sims)
+      EmbeddedCascade app,
+      List<byte[]> bodies,
+      List<SimRef> warmupSims,
+      List<SimRef> sims,
+      int connections)
       throws IOException, InterruptedException, SQLException {
     generator.run(
         new LoadTarget(app.url(), LoadTarget.Kind.CHUNK, warmupSims, bodies),
-        settings.connections(),
+        connections,
         settings.warmupRound());
     double cpu = CpuTime.self();
     LoadResult result =
         generator.run(
             new LoadTarget(app.url(), LoadTarget.Kind.CHUNK, sims, bodies),
-            settings.connections(),
+            connections,
             settings.seconds());
     cpu = CpuTime.self() - cpu;
     Thread.sleep(1000); // the requests wrk left open when it stopped
@@ -118,7 +131,7 @@ final class ClosedLoopPhases {
     System.out.printf(
         Locale.ROOT,
         "%-26s %s; %,d chunks in cascade.db; this JVM used %.0f%% of a core, %.0f us a chunk%n",
-        "Cascade chunk PUT:",
+        "Cascade chunk PUT, " + connections + ":",
         result.describe(),
         held,
         cpu / result.seconds() * 100,

@@ -29,9 +29,9 @@ import java.util.Set;
  * cascade-bench -am verify -DskipTests -Dbench=ingest}. Settings (system properties, set by the
  * pom): {@code bench.work}; {@code bench.ingest.generator} ({@code auto}, {@code wrk} or {@code
  * java}); {@code bench.ingest.phases} (default all: {@code
- * baseline,heartbeat,chunks,latency,lost}); {@code bench.ingest.seconds} (5, each measurement);
- * {@code bench.ingest.warmup.seconds} (2, a warm-up round; at least 5 rounds, then more, up to
- * {@code bench.ingest.warmup.rounds} (8), while the rate still rises by 10%); {@code
+ * baseline,healthz,heartbeat,chunks,chunks16,latency,lost}); {@code bench.ingest.seconds} (5, each
+ * measurement); {@code bench.ingest.warmup.seconds} (2, a warm-up round; at least 5 rounds, then
+ * more, up to {@code bench.ingest.warmup.rounds} (8), while the rate still rises by 10%); {@code
  * bench.ingest.connections} (64); {@code bench.ingest.chunk.bytes} (4096); {@code
  * bench.ingest.latency.sims} (2000); {@code bench.ingest.latency.seconds} (10); {@code
  * bench.ingest.lost.sims} (10000); {@code bench.ingest.lost.chunks} (1 per sim); {@code
@@ -42,6 +42,9 @@ import java.util.Set;
  * targets.
  */
 public final class IngestBenchmark {
+
+  /** Senders (connections, one sim each at a time) of the 16-sender chunk phase. */
+  static final int SENDERS_16 = 16;
 
   private final IngestSettings settings;
   private final ClosedLoopPhases closedLoop;
@@ -101,8 +104,10 @@ public final class IngestBenchmark {
         probeSingle,
         probeGroup);
 
+    LoadResult healthz = null;
     LoadResult heartbeat = null;
     LoadResult chunks = null;
+    LoadResult chunks16 = null;
     SimSwarm.Result swarm = null;
     ManySimsPhases.LostCheck lost = null;
     Path dataDir = settings.work().resolve("data");
@@ -127,14 +132,20 @@ public final class IngestBenchmark {
       List<SimRef> loadSims = List.of();
       List<SimRef> chunkWarmupSims = List.of();
       List<SimRef> chunkSims = List.of();
+      List<SimRef> chunk16WarmupSims = List.of();
+      List<SimRef> chunk16Sims = List.of();
       List<SimRef> swarmSims = List.of();
       List<SimRef> floodSims = List.of();
-      if (phases.contains("heartbeat")) {
+      if (phases.contains("heartbeat") || phases.contains("healthz")) {
         loadSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
       }
       if (phases.contains("chunks")) {
         chunkWarmupSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
         chunkSims = IngestSims.create(app, launcher, tokens, ClosedLoopPhases.LOAD_SIMS);
+      }
+      if (phases.contains("chunks16")) {
+        chunk16WarmupSims = IngestSims.create(app, launcher, tokens, SENDERS_16);
+        chunk16Sims = IngestSims.create(app, launcher, tokens, SENDERS_16);
       }
       if (phases.contains("latency")) {
         swarmSims = IngestSims.create(app, launcher, tokens, settings.latencySims());
@@ -146,6 +157,8 @@ public final class IngestBenchmark {
           loadSims.size()
               + chunkWarmupSims.size()
               + chunkSims.size()
+              + chunk16WarmupSims.size()
+              + chunk16Sims.size()
               + swarmSims.size()
               + floodSims.size();
       System.out.printf(
@@ -156,11 +169,17 @@ public final class IngestBenchmark {
           (System.nanoTime() - created) / 1e9,
           64 * app.configs().size());
 
+      if (phases.contains("healthz")) {
+        healthz = closedLoop.healthz(app, loadSims);
+      }
       if (phases.contains("heartbeat")) {
         heartbeat = closedLoop.heartbeat(app, loadSims);
       }
       if (phases.contains("chunks")) {
-        chunks = closedLoop.chunks(app, bodies, chunkWarmupSims, chunkSims);
+        chunks = closedLoop.chunks(app, bodies, chunkWarmupSims, chunkSims, settings.connections());
+      }
+      if (phases.contains("chunks16")) {
+        chunks16 = closedLoop.chunks(app, bodies, chunk16WarmupSims, chunk16Sims, SENDERS_16);
       }
       if (phases.contains("latency")) {
         swarm = manySims.latency(app, bodies, swarmSims);
@@ -178,5 +197,7 @@ public final class IngestBenchmark {
     }
     new IngestSummary(baseline, heartbeat, chunks, swarm, lost, probeSingle, probeGroup)
         .print(inProcessGenerator);
+    IngestGoals.record(
+        settings.work().getParent(), baseline, healthz, heartbeat, chunks, chunks16, swarm, lost);
   }
 }

@@ -21,7 +21,7 @@ record IngestSettings(
     Duration lostCap) {
 
   static final Set<String> ALL_PHASES =
-      Set.of("baseline", "heartbeat", "chunks", "latency", "lost");
+      Set.of("baseline", "healthz", "heartbeat", "chunks", "chunks16", "latency", "lost");
 
   static IngestSettings fromSystemProperties() {
     Path work = BenchHost.work("ingest");

@@ -21,7 +21,9 @@ record LoadTarget(String baseUrl, Kind kind, List<SimRef> sims, List<byte[]> chu
     /** {@code POST /api/sims/{id}/heartbeat}. */
     HEARTBEAT,
     /** {@code PUT /api/sims/{id}/chunks/{seq}}. */
-    CHUNK
+    CHUNK,
+    /** {@code GET /healthz} on Cascade: the same server's cheapest answer, the second baseline. */
+    HEALTHZ
   }
 
   /** What a sim sends as a running heartbeat, as the agent writes it. */
@@ -45,17 +47,24 @@ record LoadTarget(String baseUrl, Kind kind, List<SimRef> sims, List<byte[]> chu
       case BASELINE -> BASELINE_PATH;
       case HEARTBEAT -> "/api/sims/" + sim.id() + "/heartbeat";
       case CHUNK -> "/api/sims/" + sim.id() + "/chunks/" + seq;
+      case HEALTHZ -> "/healthz";
     };
   }
 
   byte[] body(long seq) {
-    return kind == Kind.CHUNK
-        ? chunks.get((int) (seq % chunks.size()))
-        : HEARTBEAT_BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return switch (kind) {
+      case CHUNK -> chunks.get((int) (seq % chunks.size()));
+      case HEALTHZ -> new byte[0];
+      default -> HEARTBEAT_BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    };
   }
 
   String method() {
-    return kind == Kind.CHUNK ? "PUT" : "POST";
+    return switch (kind) {
+      case CHUNK -> "PUT";
+      case HEALTHZ -> "GET";
+      default -> "POST";
+    };
   }
 
   String contentType() {

@@ -101,7 +101,8 @@ final class ManySimsPhases {
     System.out.printf(
         Locale.ROOT,
         "%,d sims x %d chunk(s), at most %d requests open: %,d sent, %,d acknowledged (%,d sims"
-            + " reached) in %.1f s%s; refused: %s%n"
+            + " reached) in %.1f s%s, each chunk followed by a heartbeat (%,d answered, p50 %.1f"
+            + " ms, p99 %.1f ms); refused: %s%n"
             + "  cascade.db holds %,d of their chunks: %,d acknowledged but missing (lost), %,d"
             + " stored but not acknowledged; %s%n",
         sims.size(),
@@ -112,6 +113,9 @@ final class ManySimsPhases {
         flood.simsReached(),
         flood.seconds(),
         flood.capped() ? " (stopped by the " + settings.lostCap().toSeconds() + " s cap)" : "",
+        flood.heartbeats().size(),
+        flood.heartbeats().millis(0.50),
+        flood.heartbeats().millis(0.99),
         flood.refused(),
         held,
         lost,

@@ -201,6 +201,9 @@ final class Wrk {
           local sim = sims[first + slot]
           local headers = {}
           headers["Authorization"] = "Bearer " .. sim[2]
+          if kind == "healthz" then
+            return wrk.format("GET", "/healthz", headers)
+          end
           if kind == "chunk" then
             headers["Content-Type"] = "application/octet-stream"
             return wrk.format("PUT", "/api/sims/" .. sim[1] .. "/chunks/" .. seq, headers,

@@ -337,6 +337,21 @@ final class RunServiceTest {
   }
 
   @Test
+  void monitor_countsARoutineHeartbeatThatIsOnlyInMemoryYet() {
+    Run run = createDemo(new RunEntry("SM90_H100", 1));
+    String simId = run.sims().getFirst().id();
+    await().atMost(WAIT).until(() -> engine.runs().sim(simId).launcherRef() != null);
+    engine.reports().heartbeat(simId, Heartbeat.running(0)); // a move: written at once
+    clock.advance(Duration.ofSeconds(50));
+    engine.reports().heartbeat(simId, Heartbeat.running(0)); // routine: held in memory first
+
+    clock.advance(Duration.ofSeconds(20)); // 70 s after the written one, 20 s after the latest
+    engine.checkHeartbeats();
+
+    assertThat(stateOf(simId)).isEqualTo(SimState.RUNNING);
+  }
+
+  @Test
   void monitor_givesUpOnALaunchThatNeverReports() {
     Run run = createDemo(new RunEntry("SM90_H100", 1));
     String simId = run.sims().getFirst().id();

@@ -9,6 +9,7 @@ import dev.cascade.core.internal.results.HardwareUploads;
 import dev.cascade.core.internal.results.ResultsComparer;
 import dev.cascade.core.internal.run.HeartbeatCheck;
 import dev.cascade.core.internal.run.HeartbeatMonitor;
+import dev.cascade.core.internal.run.HeartbeatTimes;
 import dev.cascade.core.internal.run.LauncherStatusCheck;
 import dev.cascade.core.internal.run.Launches;
 import dev.cascade.core.internal.run.QueuedSims;
@@ -123,8 +124,11 @@ public final class Engine implements AutoCloseable {
     runs =
         new RunService(
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
-    reports = new SimReports(database, sims, moves, outputs, launches);
-    heartbeatCheck = new HeartbeatCheck(sims, moves, launches, runSettings, clock, queued);
+    HeartbeatTimes heartbeatTimes = new HeartbeatTimes(database, sims);
+    toClose.add(0, heartbeatTimes);
+    reports = new SimReports(database, sims, moves, outputs, launches, heartbeatTimes, clock);
+    heartbeatCheck =
+        new HeartbeatCheck(sims, heartbeatTimes, moves, launches, runSettings, clock, queued);
     launcherStatusCheck = new LauncherStatusCheck(settings.launcher(), sims, moves, queued, clock);
     timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
     results =

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
@@ -23,21 +24,30 @@ final class ServerProcess {
   /** Starts the server and returns once it serves (it printed {@code ready}). */
   static ServerProcess start(Path dataDir, int port, long heartbeatTimeoutMillis, String speed)
       throws IOException {
+    return start(
+        CrashServerMain.class,
+        dataDir,
+        Integer.toString(port),
+        Long.toString(heartbeatTimeoutMillis),
+        speed);
+  }
+
+  /**
+   * Starts {@code main} with the data dir and {@code args} and returns once it printed {@code
+   * ready}.
+   */
+  static ServerProcess start(Class<?> main, Path dataDir, String... args) throws IOException {
     Files.createDirectories(dataDir);
     Path log = dataDir.resolveSibling(dataDir.getFileName() + "-server.log");
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                classPath(),
-                CrashServerMain.class.getName(),
-                dataDir.toString(),
-                Integer.toString(port),
-                Long.toString(heartbeatTimeoutMillis),
-                speed)
-            .redirectErrorStream(true)
-            .start();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-cp");
+    command.add(classPath());
+    command.add(main.getName());
+    command.add(dataDir.toString());
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     ServerProcess server = new ServerProcess(process);
     BufferedReader out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -56,6 +66,11 @@ final class ServerProcess {
     }
     server.kill();
     throw new IllegalStateException("the server exited before it served; see " + log);
+  }
+
+  /** The server's process id. */
+  long pid() {
+    return process.pid();
   }
 
   /** SIGKILL, and waits until it is gone. */

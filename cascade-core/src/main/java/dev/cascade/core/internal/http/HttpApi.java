@@ -64,6 +64,8 @@ public final class HttpApi implements AutoCloseable {
               config.http.maxRequestSize = settings.maxChunkBytes();
               config.jetty.host = address.literal();
               config.jetty.port = settings.port();
+              config.jetty.addConnector(
+                  (server, http) -> BurstConnector.create(server, http, address, settings.port()));
               config.jetty.modifyServer(
                   server -> server.setErrorHandler(new ErrorMapping.JettyErrors()));
               config.jetty.modifyServletContextHandler(

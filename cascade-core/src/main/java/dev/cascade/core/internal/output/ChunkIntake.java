@@ -33,6 +33,11 @@ final class ChunkIntake {
     return chunks.insert(connection, new Chunk(simId, seq, bytes));
   }
 
+  /** The highest seq held for the sim; -1 when none is. */
+  long highestHeld(String simId) {
+    return chunks.highestSeq(simId);
+  }
+
   /** True when chunk {@code seq} of the sim is held. */
   boolean holds(Connection connection, String simId, long seq) throws SQLException {
     List<Chunk> held = chunks.read(connection, simId, seq, 1);

@@ -122,6 +122,40 @@ final class ParserLifecycle {
   }
 
   /**
+   * The common case, a sim's next chunk with no chunk held after it: parsed before the write, under
+   * the sim's lock only, so the single writer's turn holds just the inserts. The parse changes the
+   * sim before its write commits; when the write fails the sim is dropped, as always.
+   *
+   * @return the receipt; null when the chunk was held after all (the sim is dropped: load it again)
+   */
+  ChunkReceipt feedThenStore(SimParse sim, long seq, byte[] bytes) {
+    Progress before = sim.progress();
+    try {
+      sim.feed(bytes);
+    } catch (RuntimeException e) {
+      discard(sim);
+      throw e;
+    }
+    sim.chunksParsed = seq + 1;
+    sim.highestHeld = seq;
+    boolean stored =
+        write(
+            sim,
+            connection -> {
+              if (!intake.store(connection, sim.simId, seq, bytes)) {
+                return false; // nothing written: the parse above must not count
+              }
+              recorder.store(connection, sim, before);
+              return true;
+            });
+    if (!stored) {
+      discard(sim);
+      return null;
+    }
+    return new ChunkReceipt(true, sim.chunksParsed);
+  }
+
+  /**
    * Feeds the chunk at {@code sim.chunksParsed}, then every held chunk contiguous with it, and
    * stores what they said, in the caller's write transaction.
    *
@@ -130,9 +164,12 @@ final class ParserLifecycle {
   long feedContiguous(Connection connection, SimParse sim, byte[] bytes) throws SQLException {
     Progress before = sim.progress();
     sim.feed(bytes);
+    long next = sim.chunksParsed + 1;
     // The chunk may fill a gap: parse the chunks held after it, up to the next gap.
     sim.chunksParsed =
-        intake.contiguousFrom(connection, sim.simId, sim.chunksParsed + 1, sim::feed);
+        sim.highestHeld < next
+            ? next
+            : intake.contiguousFrom(connection, sim.simId, next, sim::feed);
     recorder.store(connection, sim, before);
     return sim.chunksParsed;
   }
@@ -174,6 +211,7 @@ final class ParserLifecycle {
     // A finished sim whose log was ended: its parse is over for good.
     sim.finished = state.state().isFinished() && sim.logOutcome != null;
     sim.held = sim.chunksParsed;
+    sim.highestHeld = intake.highestHeld(sim.simId);
     sim.clockMhz = clockMhz(state.gpuConfig());
     sim.loaded = true;
   }

@@ -99,8 +99,22 @@ public final class SimOutput {
    *     runId}
    */
   public ChunkReceipt accept(String simId, String runId, long seq, byte[] bytes) {
+    return accept(simId, Objects.requireNonNull(runId, "runId"), seq, bytes, true);
+  }
+
+  /**
+   * {@link #accept(String, String, long, byte[])} for the sim's own run: no read of its row when
+   * its parse is in memory already (a sim's every chunk comes here).
+   *
+   * @throws CascadeException {@code not_found} when the sim does not exist
+   */
+  public ChunkReceipt accept(String simId, long seq, byte[] bytes) {
+    return accept(simId, null, seq, bytes, false);
+  }
+
+  private ChunkReceipt accept(
+      String simId, String runId, long seq, byte[] bytes, boolean checkRun) {
     Objects.requireNonNull(simId, "simId");
-    Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(bytes, "bytes");
     if (seq < 0) {
       throw new IllegalArgumentException(
@@ -109,7 +123,7 @@ public final class SimOutput {
     return parsers.withSim(
         simId,
         sim -> {
-          if (!sim.runId.equals(runId)) {
+          if (checkRun && !sim.runId.equals(runId)) {
             throw new IllegalArgumentException(
                 "sim " + simId + " belongs to run " + sim.runId + ", not to run " + runId);
           }
@@ -121,11 +135,18 @@ public final class SimOutput {
           }
           if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
+            if (sim.highestHeld < seq) {
+              ChunkReceipt receipt = parsers.feedThenStore(sim, seq, bytes);
+              return receipt != null ? receipt : accept(simId, runId, seq, bytes, checkRun);
+            }
           }
           return parsers.write(
               sim,
               connection -> {
                 boolean stored = intake.store(connection, simId, seq, bytes);
+                if (stored) {
+                  sim.highestHeld = Math.max(sim.highestHeld, seq);
+                }
                 if (!stored || seq != sim.chunksParsed) {
                   return new ChunkReceipt(stored, sim.chunksParsed); // after a gap: kept for later
                 }

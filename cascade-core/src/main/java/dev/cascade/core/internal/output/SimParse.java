@@ -58,6 +58,12 @@ final class SimParse implements StatsListener {
 
   long held;
 
+  /**
+   * The highest seq held, as loaded and kept up by this process's stores: when it is the chunk just
+   * parsed, no chunk after a gap waits and the look for one is skipped.
+   */
+  long highestHeld = -1;
+
   // The parse, built at the first chunk to feed, and dropped when the log ends.
   KernelStatsParser parser;
 

@@ -9,6 +9,7 @@ import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
+import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +30,19 @@ public final class SimReports {
   private final SimMoves moves;
   private final SimOutput outputs;
   private final Launches launches;
+  private final HeartbeatTimes times;
+  private final Clock clock;
 
   public SimReports(
-      Database database, SimRepository sims, SimMoves moves, SimOutput outputs, Launches launches) {
+      Database database,
+      SimRepository sims,
+      SimMoves moves,
+      SimOutput outputs,
+      Launches launches,
+      HeartbeatTimes times,
+      Clock clock) {
+    this.times = times;
+    this.clock = clock;
     this.database = database;
     this.sims = sims;
     this.moves = moves;
@@ -48,13 +59,17 @@ public final class SimReports {
   public HeartbeatReply heartbeat(String simId, Heartbeat heartbeat) {
     Sim sim = sim(simId);
     if (sim.state().isFinished()) {
-      record(simId, null, Outcome.NONE);
+      times.beat(simId, clock.instant());
       return sim.state() == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
     }
     // A running sim's heartbeat that is not its last changes nothing but the heartbeat time.
     SimState alive = sim.state() == SimState.RUNNING ? null : SimState.RUNNING;
     if (!heartbeat.isFinal()) {
-      record(simId, alive, Outcome.NONE);
+      if (alive == null) {
+        times.beat(simId, clock.instant()); // written within a second, with others
+      } else {
+        record(simId, alive, Outcome.NONE);
+      }
       return HeartbeatReply.CONTINUE;
     }
     if (!outputs.holdsAll(simId, heartbeat.chunks())) {
@@ -100,8 +115,7 @@ public final class SimReports {
       throw new CascadeException(
           ErrorCode.INVALID, "chunk seq must be 0 or more; got " + seq, "seq");
     }
-    Sim sim = sim(simId);
-    return outputs.accept(simId, sim.runId(), seq, bytes).stored();
+    return outputs.accept(simId, seq, bytes).stored();
   }
 
   /** Whether {@code token} is the one sim {@code simId} was launched with. */
@@ -114,7 +128,7 @@ public final class SimReports {
     boolean moved =
         database.write(
             connection -> {
-              sims.recordHeartbeat(connection, simId);
+              sims.recordHeartbeat(connection, simId, clock.instant());
               return to != null && moves.moveIn(connection, simId, null, to, outcome);
             });
     if (to != null) {

@@ -7,6 +7,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Per-sim bearer tokens: 256 random bits made at each launch, handed to that sim only, and kept as
@@ -18,7 +20,13 @@ public final class SimTokens {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** Tokens checked once are remembered (tokens are never revoked); cleared past this many. */
+  private static final int KNOWN_LIMIT = 100_000;
+
   private final SimTokenRepository repository;
+
+  /** "simId token-hash" of the tokens found valid: a sim's every report checks its token. */
+  private final Set<String> known = ConcurrentHashMap.newKeySet();
 
   public SimTokens(SimTokenRepository repository) {
     this.repository = repository;
@@ -43,7 +51,22 @@ public final class SimTokens {
    * comparing it in SQL tells an attacker nothing about a token's bytes.
    */
   public boolean isValid(String simId, String token) {
-    return simId != null && token != null && repository.holds(simId, hash(token));
+    if (simId == null || token == null) {
+      return false;
+    }
+    String hash = hash(token);
+    String key = simId + ' ' + hash;
+    if (known.contains(key)) {
+      return true;
+    }
+    if (!repository.holds(simId, hash)) {
+      return false;
+    }
+    if (known.size() >= KNOWN_LIMIT) {
+      known.clear();
+    }
+    known.add(key);
+    return true;
   }
 
   static String hash(String token) {

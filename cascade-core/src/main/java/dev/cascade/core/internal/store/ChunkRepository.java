@@ -325,6 +325,23 @@ public final class ChunkRepository {
         });
   }
 
+  /** The highest seq stored for the sim; -1 when it has none. */
+  public long highestSeq(String simId) {
+    Objects.requireNonNull(simId, "simId");
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT coalesce(max(seq), -1) FROM chunks WHERE sim_id = ?")) {
+            select.setString(1, simId);
+            try (ResultSet row = select.executeQuery()) {
+              row.next();
+              return row.getLong(1);
+            }
+          }
+        });
+  }
+
   /** The bytes of every chunk stored for the sim. */
   public long totalBytes(String simId) {
     Objects.requireNonNull(simId, "simId");

@@ -14,15 +14,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Cascade's SQLite database ({@code cascade.db}): WAL mode, a busy timeout, migrations applied at
  * open, and one writer. Every write goes through {@link #write}, which serialises writers on one
- * connection and runs the work in one transaction; reads go through {@link #read} on a connection
- * of their own, so readers never wait for the writer (WAL).
+ * connection and runs each work in a savepoint of a shared transaction, committed for many writes
+ * at once ({@link GroupCommit}); a write returns only once its commit is on disk. Reads go through
+ * {@link #read} on a connection of their own, so readers never wait for the writer (WAL).
  */
 public final class Database implements AutoCloseable {
 
@@ -39,7 +39,7 @@ public final class Database implements AutoCloseable {
 
   private final Path file;
   private final Connection writer;
-  private final ReentrantLock writeLock = new ReentrantLock();
+  private GroupCommit commits;
   private final BlockingQueue<Connection> readers;
   private final List<Connection> allReaders = new ArrayList<>();
   private volatile boolean closed;
@@ -63,12 +63,9 @@ public final class Database implements AutoCloseable {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Database database = new Database(file);
       try {
-        database.write(
-            connection -> {
-              migrations.apply(connection);
-              return null;
-            });
-      } catch (RuntimeException e) {
+        database.migrate(migrations);
+        database.commits = new GroupCommit(database.writer, "cascade-db-commit");
+      } catch (SQLException | RuntimeException e) {
         // Do not leak the open connections of a database that cannot be used.
         database.close();
         String reason =
@@ -95,27 +92,35 @@ public final class Database implements AutoCloseable {
     return file;
   }
 
-  /** Runs {@code work} in one transaction on the single writer; rolls back when it throws. */
+  /** Migrations run alone in one transaction of their own, before any other write. */
+  private void migrate(Migrations migrations) throws SQLException {
+    writer.setAutoCommit(false);
+    try {
+      migrations.apply(writer);
+      writer.commit();
+    } catch (SQLException | RuntimeException e) {
+      rollbackKeeping(e);
+      throw e;
+    } finally {
+      resetAutoCommit();
+    }
+  }
+
+  /**
+   * Runs {@code work} on the single writer, all or nothing (it rolls back alone when it throws),
+   * and returns once it is committed and durable. Many writes share one commit ({@link
+   * GroupCommit}).
+   */
   public <T> T write(Work<T> work) {
-    if (writeLock.isHeldByCurrentThread()) {
-      // A nested write would commit the outer transaction half-way; compose the work instead.
+    if (commits.isWriting()) {
+      // A nested write would deadlock on the writer; compose the work instead.
       throw new IllegalStateException("write() called inside write(); pass the connection down");
     }
-    writeLock.lock();
     try {
       ensureOpen();
-      writer.setAutoCommit(false);
-      try {
-        T result = work.apply(writer);
-        writer.commit();
-        faults.cleared();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackKeeping(e);
-        throw e;
-      } finally {
-        resetAutoCommit();
-      }
+      T result = commits.write(work);
+      faults.cleared();
+      return result;
     } catch (SQLException e) {
       if (faults.isStorageFault(e)) {
         throw faults.unavailable(e);
@@ -127,8 +132,6 @@ public final class Database implements AutoCloseable {
         throw faults.unavailable(sql); // a repository wrapped it
       }
       throw e;
-    } finally {
-      writeLock.unlock();
     }
   }
 
@@ -210,20 +213,18 @@ public final class Database implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    writeLock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      for (Connection reader : allReaders) {
-        closeQuietly(reader);
-      }
-      closeQuietly(writer);
-    } finally {
-      writeLock.unlock();
+  public synchronized void close() {
+    if (closed) {
+      return;
     }
+    closed = true;
+    if (commits != null) {
+      commits.close(); // commits what is pending first
+    }
+    for (Connection reader : allReaders) {
+      closeQuietly(reader);
+    }
+    closeQuietly(writer);
   }
 
   private void ensureOpen() {

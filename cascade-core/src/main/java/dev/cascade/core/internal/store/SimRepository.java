@@ -167,21 +167,18 @@ public final class SimRepository {
   public void recordHeartbeat(String simId) {
     database.write(
         connection -> {
-          recordHeartbeat(connection, simId);
+          recordHeartbeat(connection, simId, clock.instant());
           return null;
         });
   }
 
-  /**
-   * {@link #recordHeartbeat(String)} inside the caller's write transaction, so the heartbeat time
-   * and the state move it reports commit together.
-   */
-  public void recordHeartbeat(Connection connection, String simId) throws SQLException {
+  /** A heartbeat at {@code at} in the caller's write transaction, with the move it reports. */
+  public void recordHeartbeat(Connection connection, String simId, Instant at) throws SQLException {
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE sims SET last_heartbeat_at = max(coalesce(last_heartbeat_at, ''), ?)"
                 + " WHERE id = ?")) {
-      update.setString(1, SqlTimes.text(clock.instant()));
+      update.setString(1, SqlTimes.text(at));
       update.setString(2, simId);
       if (update.executeUpdate() == 0) {
         throw SimRows.notFound(simId);
