@@ -222,7 +222,7 @@ public final class LaunchBenchmark {
             bareMedian,
             runs),
         ratio <= TARGET_RATIO);
-    goals.save(work);
+    goals.save(work.getParent()); // the -Pbench run's folder, where GoalsSummary reads
     double simCpuMs =
         median(launches.stream().map(launch -> launch.agentCpu() * 1000 / sims).toList());
     System.out.printf(
