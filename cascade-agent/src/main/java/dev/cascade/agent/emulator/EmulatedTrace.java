@@ -32,6 +32,9 @@ import java.util.stream.IntStream;
  * its size, never fewer than one per warp of the grid; full lanes; and a memory mix drawn from the
  * kernel's name (the same for every config and replica).
  *
+ * <p>Where processing left {@link PrecomputedCounts} beside the list, a kernel whose entry still
+ * matches its file is taken from there instead, with the same numbers, without opening the file.
+ *
  * @param kernelsList the {@code kernelslist.g} read
  * @param steps its memcpy and kernel lines, in order
  */
