@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ final class CascadeScriptCacheIT {
   private static final String JAVA_HOME = System.getProperty("java.home");
 
   @BeforeEach
+  @AfterEach // the fake JDK's archive would stay behind, named after a folder that is gone
   void noCacheYet() throws IOException {
     for (Path cache : caches()) {
       Files.delete(cache);
