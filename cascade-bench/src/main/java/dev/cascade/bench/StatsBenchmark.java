@@ -118,6 +118,15 @@ public final class StatsBenchmark {
         "machine: %d cores, load average %s%n",
         Runtime.getRuntime().availableProcessors(),
         BenchHost.loadAverage());
+    CliStartup.Figures startup = null;
+    if (launcherUsable) {
+      startup =
+          CliStartup.measure(
+              cascade,
+              direct.subList(0, 4),
+              realLogs.resolve("A30MIG1g_l1_lat_1kernel.accelsim.log"),
+              Math.max(5, runs));
+    }
     Run javaRun =
         Objects.requireNonNull(
             measure("cascade stats --json (java -cp ...)", direct, json, runs, log.bytes()));
@@ -156,6 +165,16 @@ public final class StatsBenchmark {
     boolean memoryOk =
         Math.max(javaRun.peakRssBytes(), measured.peakRssBytes()) < TARGET_PEAK_BYTES;
     System.out.printf(Locale.ROOT, "peak memory under 256 MB: %s%n", memoryOk ? "yes" : "NO");
+    if (startup != null) {
+      System.out.printf(
+          Locale.ROOT,
+          "./cascade start-up (1-kernel log): %.3f s with the class cache, %.3f s without"
+              + " (%.2fx); java -cp alone %.3f s%n",
+          startup.withCache(),
+          startup.withoutCache(),
+          startup.withoutCache() / startup.withCache(),
+          startup.plainJava());
+    }
     if (baseline != null) {
       summary("get_stats.py -k -K", baseline, log.bytes());
       double ratio = baseline.seconds() / measured.seconds();

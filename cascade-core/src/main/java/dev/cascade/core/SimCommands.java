@@ -74,8 +74,9 @@ public final class SimCommands {
 
   /**
    * The sim agent's JVM: this Java, a class path of only cascade-agent and its dependencies ({@link
-   * SimAgentMain#classPath}), the serial collector, a small heap, the quick compiler, and a
-   * class-data-sharing archive in the data dir that the first agent creates and later ones reuse.
+   * SimAgentMain#classPath}), the serial collector, a small heap, the quick compiler for hot code
+   * only, and a class-data-sharing archive in the data dir that the first agent creates and later
+   * ones reuse.
    */
   static List<String> agent(Path dataDir) {
     List<String> command = new ArrayList<>();
@@ -83,6 +84,8 @@ public final class SimCommands {
     command.add("-XX:+UseSerialGC");
     command.add("-Xmx128m");
     command.add("-XX:TieredStopAtLevel=1");
+    // Start-up code runs once: compiling it cost a sim ~60 ms of CPU; hot loops still compile.
+    command.add("-XX:CompileThresholdScaling=10");
     command.add("-XX:SharedArchiveFile=" + dataDir.resolve("work").resolve("sim-agent.jsa"));
     command.add("-XX:+AutoCreateSharedArchive");
     command.add("-Xlog:cds=off,cds+dynamic=off");

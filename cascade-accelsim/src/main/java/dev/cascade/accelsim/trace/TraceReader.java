@@ -47,6 +47,25 @@ public final class TraceReader {
   }
 
   /**
+   * Reads a header from its {@code -key = value} lines as {@link #readHeader} would find them in
+   * {@code trace} (named in errors), for a header kept elsewhere, such as the emulator's
+   * precomputed counts.
+   *
+   * @throws TraceFormatException as {@link #readHeader}, for the same missing or bad fields
+   */
+  public static KernelHeader headerOf(Path trace, java.util.List<String> lines) {
+    HeaderBuilder header = new HeaderBuilder(trace);
+    long number = 0;
+    for (String line : lines) {
+      number++;
+      if (!line.isEmpty() && line.charAt(0) == '-') {
+        header.add(line, number);
+      }
+    }
+    return header.build(number);
+  }
+
+  /**
    * Counts a kernel's instructions by reading the whole file. For a post-processed trace ({@code
    * .traceg}, {@code .traceg.xz}) this is the sum of its {@code insts = n} lines; for a raw trace
    * ({@code .trace}, {@code .trace.xz}) it is the number of instruction lines the post-processor

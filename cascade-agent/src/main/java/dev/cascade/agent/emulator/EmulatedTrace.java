@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 
@@ -30,6 +31,9 @@ import java.util.stream.IntStream;
  * #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz file taken as {@value #XZ_RATIO} times
  * its size, never fewer than one per warp of the grid; full lanes; and a memory mix drawn from the
  * kernel's name (the same for every config and replica).
+ *
+ * <p>Where processing left {@link PrecomputedCounts} beside the list, a kernel whose entry still
+ * matches its file is taken from there instead, with the same numbers, without opening the file.
  *
  * @param kernelsList the {@code kernelslist.g} read
  * @param steps its memcpy and kernel lines, in order
@@ -65,6 +69,15 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
    * @throws IOException when a file cannot be read
    */
   public static EmulatedTrace load(Path trace, long countLimitBytes) throws IOException {
+    return load(trace, countLimitBytes, null);
+  }
+
+  /**
+   * As {@link #load(Path, long)}, taking each kernel from {@code precomputed} where it has an entry
+   * for it; null reads the {@link PrecomputedCounts} beside the list.
+   */
+  static EmulatedTrace load(Path trace, long countLimitBytes, PrecomputedCounts precomputed)
+      throws IOException {
     Path list =
         TraceLayout.findProcessedList(trace)
             .orElseThrow(
@@ -75,6 +88,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
                         "no kernelslist.g in it or in its traces/ folder; a trace to emulate must be"
                             + " post-processed (cascade postprocess DIR)"));
     KernelsList kernels = KernelsList.read(list);
+    PrecomputedCounts counts = precomputed != null ? precomputed : PrecomputedCounts.read(list);
     List<KernelsList.Entry> entries = kernels.entries();
     for (KernelsList.Kernel kernel : kernels.kernels()) {
       if (!Files.isRegularFile(kernel.file())) {
@@ -102,7 +116,7 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
                   switch (entries.get(i)) {
                     case KernelsList.Memcpy memcpy -> new Memcpy(memcpy.line());
                     case KernelsList.Kernel kernel ->
-                        new Kernel(read(kernelIndex[i], kernel, countLimitBytes));
+                        new Kernel(read(kernelIndex[i], kernel, countLimitBytes, counts));
                   };
             } catch (IOException e) {
               throw new UncheckedIOException(e);
@@ -136,12 +150,25 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     return count;
   }
 
-  private static EmulatedKernel read(int index, KernelsList.Kernel entry, long countLimitBytes)
+  private static EmulatedKernel read(
+      int index, KernelsList.Kernel entry, long countLimitBytes, PrecomputedCounts precomputed)
       throws IOException {
     Path file = entry.file();
-    KernelHeader header = TraceReader.readHeader(file);
     long size = Files.size(file);
-    Counts counts = size <= countLimitBytes ? count(entry) : estimate(entry, header, size);
+    Optional<PrecomputedCounts.Entry> known = precomputed.forKernel(index, entry, size);
+    KernelHeader header = null;
+    Counts counts = null;
+    if (known.isPresent() && (known.get().counted() || size > countLimitBytes)) {
+      header = PrecomputedCounts.header(known.get(), file).orElse(null);
+      if (header != null) {
+        counts =
+            size <= countLimitBytes ? counted(known.get().counts()) : estimate(entry, header, size);
+      }
+    }
+    if (counts == null) { // no precomputed entry for it: read the file itself
+      header = TraceReader.readHeader(file);
+      counts = size <= countLimitBytes ? count(entry) : estimate(entry, header, size);
+    }
     return new EmulatedKernel(
         index,
         entry.line(),
@@ -171,6 +198,11 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       long longestWarp,
       long loadRoundTrips,
       boolean counted) {}
+
+  /** Counts kept in a {@link PrecomputedCounts} entry, in {@link Counts}' order. */
+  private static Counts counted(long[] n) {
+    return new Counts(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], true);
+  }
 
   private static Counts count(KernelsList.Kernel entry) throws IOException {
     try (BufferedReader reader =

@@ -101,7 +101,7 @@ public final class TraceEngine implements AutoCloseable {
         clock,
         quietPeriod,
         rescanInterval,
-        new AccelSimProcessor());
+        new EmulatorCountsStep(new AccelSimProcessor()));
   }
 
   TraceEngine(
