@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.http;
 
+import static dev.cascade.core.internal.http.OpenApiJson.bool;
 import static dev.cascade.core.internal.http.OpenApiJson.content;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.json;
@@ -172,6 +173,29 @@ final class OpenApiPaths {
             "The results as CSV, a row per kernel and a total row per config")
         .params(RUN_ID, BASELINE)
         .answers(ok(text("text/csv")), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/runs/{id}/results/sims.csv",
+            "getSimsCsv",
+            "A tidy CSV for pandas: a row per sim and finished kernel, every numeric statistic a"
+                + " column")
+        .params(RUN_ID)
+        .answers(ok(text("text/csv")), 401, 403, 404);
+    user(
+            "get",
+            "/api/runs/{id}/results/get_stats.csv",
+            "getGetStatsCsv",
+            "The succeeded sims in the CSV layout of Accel-Sim's get_stats.py -k -K, for"
+                + " merge-stats.py and plot-get-stats.py")
+        .params(
+            RUN_ID,
+            param(
+                "query",
+                ExportRoutes.CONFIGS_AS_ROWS,
+                false,
+                "true for configs as rows, kernels as columns (get_stats.py -R)",
+                bool()))
+        .answers(ok(text("text/csv")), 400, 401, 403, 404);
     user(
             "get",
             "/api/runs/{id}/correlation",
