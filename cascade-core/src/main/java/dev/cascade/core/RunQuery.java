@@ -10,6 +10,8 @@ package dev.cascade.core;
  * @param owner only runs of this owner; null for any
  * @param limit the most runs in one page, 1 to {@link #MAX_LIMIT}
  * @param cursor {@link RunPage#nextCursor()} of the page before; null for the first page
+ * @throws CascadeException {@code bad_request} naming the field, for a limit out of range or an
+ *     empty trace, owner or cursor: these come from people (a query string, an option)
  */
 public record RunQuery(String traceId, RunState state, String owner, int limit, String cursor) {
 
