@@ -63,16 +63,40 @@ final class RunsResultsCommand implements Callable<Integer> {
             "Print the API's CSV: a row per config and kernel, and a total row per config, with"
                 + " _mean, _stdev, _min and _max columns per measure.")
     boolean csv;
+
+    @Option(
+        names = "--tidy-csv",
+        description =
+            "Print the tidy CSV for pandas: a row per sim and finished kernel, every numeric"
+                + " statistic a column.")
+    boolean tidyCsv;
+
+    @Option(
+        names = "--get-stats",
+        description =
+            "Print the succeeded sims in Accel-Sim's get_stats.py -k -K CSV (app = trace, args ="
+                + " replica_N, config = GPU config), for merge-stats.py and plot-get-stats.py.")
+    boolean getStats;
   }
+
+  @Option(
+      names = {"-R", "--configs-as-rows"},
+      description = "With --get-stats: configs as rows, kernels as columns (get_stats.py -R).")
+  boolean configsAsRows;
 
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
     return api.call(
         client -> {
-          if (format.csv) {
+          if (format.csv || format.tidyCsv || format.getStats) {
             PrintWriter out = spec.commandLine().getOut();
-            out.print(client.results().csv(runId, baseline));
+            out.print(
+                format.tidyCsv
+                    ? client.results().simsCsv(runId)
+                    : format.getStats
+                        ? client.results().getStatsCsv(runId, configsAsRows)
+                        : client.results().csv(runId, baseline));
             out.flush();
             return 0;
           }

@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -65,12 +67,29 @@ final class StatsCommand implements Callable<Integer> {
         names = "--csv",
         description = "Print one row per kernel: file,name,uid,instance,cycles,instructions,ipc.")
     boolean csv;
+
+    @Option(
+        names = "--get-stats",
+        description =
+            "Print Accel-Sim's get_stats.py -k -K CSV (a section per statistic, a row per"
+                + " APP/ARGS--KERNEL--INSTANCE, a column per config), for merge-stats.py and"
+                + " plot-get-stats.py; see -R, --app, --args, --config, --stats-yml, -I.")
+    boolean getStats;
   }
+
+  @Mixin GetStatsOutput getStatsOutput = new GetStatsOutput();
 
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (format.getStats) {
+      return getStatsOutput.write(files, out, err);
+    }
+    if (getStatsOutput.used()) {
+      throw new ParameterException(
+          spec.commandLine(), "-R, --app, --args, --config, --stats-yml and -I need --get-stats");
+    }
     // JSON encoding costs about as much as parsing: it runs on a second thread.
     StatsWriter writer =
         format.json
@@ -124,7 +143,7 @@ final class StatsCommand implements Callable<Integer> {
     return out.checkError() || System.out.checkError();
   }
 
-  private static String reason(IOException e) {
+  static String reason(IOException e) {
     if (e instanceof NoSuchFileException) {
       return "no such file; check the path";
     }

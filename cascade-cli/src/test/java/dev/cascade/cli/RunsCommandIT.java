@@ -208,9 +208,11 @@ final class RunsCommandIT {
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(result.out())
-        .containsPattern("ID\\s+TRACE\\s+STATE\\s+SIMS\\s+ENTRIES\\s+SIMS BY STATE\\s+AGE")
-        .containsPattern(second + "\\s+demo\\s+active\\s+3\\s+SM90_H100 x2, SM90_H200 x1\\s+")
-        .containsPattern(first + "\\s+demo\\s+active\\s+1\\s+SM90_H100 x1\\s+");
+        .containsPattern(
+            "ID\\s+TRACE\\s+STATE\\s+OWNER\\s+SIMS\\s+ENTRIES\\s+SIMS BY STATE\\s+KERNELS\\s+AGE")
+        .containsPattern(
+            second + "\\s+demo\\s+active\\s+\\S+\\s+3\\s+SM90_H100 x2, SM90_H200 x1\\s+")
+        .containsPattern(first + "\\s+demo\\s+active\\s+\\S+\\s+1\\s+SM90_H100 x1\\s+");
     assertThat(result.out().indexOf(second)).isLessThan(result.out().indexOf(first));
   }
 

@@ -44,4 +44,20 @@ final class RemoteResults implements Results {
             + "/results.csv?baseline="
             + java.net.URLEncoder.encode(baseline, java.nio.charset.StandardCharsets.UTF_8));
   }
+
+  /** The server's tidy CSV as it wrote it. */
+  @Override
+  public String simsCsv(String runId) {
+    return http.text("/api/runs/" + Http.segment(runId) + "/results/sims.csv");
+  }
+
+  /** The server's get_stats.py CSV as it wrote it. */
+  @Override
+  public String getStatsCsv(String runId, boolean configsAsRows) {
+    return http.text(
+        "/api/runs/"
+            + Http.segment(runId)
+            + "/results/get_stats.csv"
+            + (configsAsRows ? "?configs_as_rows=true" : ""));
+  }
 }

@@ -9,6 +9,8 @@ import dev.cascade.core.KernelResult;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.RunPage;
+import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
@@ -17,9 +19,12 @@ import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,16 +83,46 @@ final class RemoteRuns implements Runs {
   }
 
   /**
-   * Every run, newest first. The list the server gives has no sims, so each run is read on its own:
-   * one request per run.
+   * Every run, newest first, a page of {@value RunQuery#MAX_LIMIT} at a time. The list the server
+   * gives has no sims, so each run is read on its own: one request per run.
    */
   @Override
   public List<Run> list() {
     List<Run> runs = new ArrayList<>();
-    for (String id : http.get("/api/runs", ApiJson::readRunListIds)) {
+    RunQuery query = RunQuery.firstPage().withLimit(RunQuery.MAX_LIMIT);
+    while (true) {
+      RunPage page = list(query);
+      runs.addAll(page.runs());
+      if (page.nextCursor() == null) {
+        return runs;
+      }
+      query = query.withCursor(page.nextCursor());
+    }
+  }
+
+  /** {@code GET /api/runs?...}, then each run of the page on its own (with its sims). */
+  @Override
+  public RunPage list(RunQuery query) {
+    StringBuilder path = new StringBuilder("/api/runs?limit=").append(query.limit());
+    appendParam(path, "trace", query.traceId());
+    appendParam(path, "state", query.state() == null ? null : query.state().wireName());
+    appendParam(path, "owner", query.owner());
+    appendParam(path, "cursor", query.cursor());
+    RunListJson.PageIds ids = http.get(path.toString(), RunListJson::readPageIds);
+    List<Run> runs = new ArrayList<>();
+    for (String id : ids.ids()) {
       find(id).ifPresent(runs::add);
     }
-    return runs;
+    return new RunPage(runs, ids.nextCursor());
+  }
+
+  private static void appendParam(StringBuilder path, String name, String value) {
+    if (value != null) {
+      path.append('&')
+          .append(name)
+          .append('=')
+          .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+    }
   }
 
   @Override

@@ -67,4 +67,20 @@ public interface Results {
     }
     return out.toString();
   }
+
+  /**
+   * The run's tidy CSV, one row per sim and finished kernel with every numeric statistic as a
+   * column ({@link SimsCsv#write}).
+   *
+   * @throws CascadeException {@code not_found} when there is no such run
+   */
+  String simsCsv(String runId);
+
+  /**
+   * The run's succeeded sims in the CSV layout of Accel-Sim's {@code get_stats.py -k -K} ({@link
+   * RunGetStats#write}); with {@code configsAsRows}, that of its {@code -R}.
+   *
+   * @throws CascadeException {@code not_found} when there is no such run
+   */
+  String getStatsCsv(String runId, boolean configsAsRows);
 }

@@ -62,6 +62,14 @@ public interface Runs {
   List<Run> list();
 
   /**
+   * One page of runs, newest first, of one trace, state or owner when the query names them; the
+   * page's {@link RunPage#nextCursor()} asks for the next.
+   *
+   * @throws CascadeException {@code bad_request} naming {@code cursor} for a cursor no listing gave
+   */
+  RunPage list(RunQuery query);
+
+  /**
    * Cancels every unfinished sim of the run and stops it; finished sims keep their results.
    * Cancelling twice is harmless. Returns the run as it is now.
    */

@@ -133,7 +133,7 @@ public final class Engine implements AutoCloseable {
     timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
     results =
         new ResultsComparer(
-            database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()));
+            database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()), runs);
     hardware = new HardwareUploads(database, clock);
   }
 

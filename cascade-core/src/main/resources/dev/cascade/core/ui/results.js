@@ -233,6 +233,8 @@ export function renderResults(main, runId) {
         h('span', { class: 'spacer' }),
         baselineChoice(results),
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv${baseline ? `?baseline=${encodeURIComponent(baseline)}` : ''}`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
+        fileLink(`/api/runs/${encodeURIComponent(runId)}/results/sims.csv`, `${runId}-sims.csv`, 'Tidy CSV (pandas)', { class: 'button', id: 'sims-csv', download: `${runId}-sims.csv`, title: 'A row per sim and kernel, every numeric statistic a column' }),
+        fileLink(`/api/runs/${encodeURIComponent(runId)}/results/get_stats.csv`, `${runId}-get_stats.csv`, 'get_stats.py CSV', { class: 'button', id: 'get-stats-csv', download: `${runId}-get_stats.csv`, title: 'Accel-Sim get_stats.py -k -K layout, for merge-stats.py and plot-get-stats.py' }),
         h('a', { class: 'button', href: runHref(runId) }, 'Back to the run')),
       results.state === 'active'
         ? h('p', { class: 'hint', role: 'status' }, 'The run is still going: these numbers cover the sims that have succeeded so far, and refresh as more finish.')

@@ -289,6 +289,17 @@ final class UiBrowserIT {
                     + "fetch(arguments[0]).then(r => r.text()).then(t => done(t.split('\\r\\n')[0]));",
                 csv.getDomAttribute("href"));
     assertThat(header).startsWith("gpu_config,arch,clock_mhz");
+    assertThat(browser.find("#sims-csv").getDomAttribute("href"))
+        .isEqualTo("/api/runs/" + runId + "/results/sims.csv");
+    assertThat(browser.find("#get-stats-csv").getDomAttribute("href"))
+        .isEqualTo("/api/runs/" + runId + "/results/get_stats.csv");
+    String tidyHeader =
+        (String)
+            browser.asyncJs(
+                "const done = arguments[arguments.length - 1];"
+                    + "fetch(arguments[0]).then(r => r.text()).then(t => done(t.split('\\r\\n')[0]));",
+                browser.find("#sims-csv").getDomAttribute("href"));
+    assertThat(tidyHeader).startsWith("run_id,trace_id,gpu_config,replica,");
     browser.fullScreenshot("06-results-relative");
   }
 

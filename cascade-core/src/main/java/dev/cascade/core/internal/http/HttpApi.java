@@ -89,6 +89,7 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new OutputRoutes(runs, engine.results(), engine.catalog(), auth)
                   .register(config.routes);
+              new ExportRoutes(engine.results(), auth).register(config.routes);
               new HardwareRoutes(runs, engine.results(), engine.hardware(), auth)
                   .register(config.routes);
               new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);

@@ -1,6 +1,8 @@
 package dev.cascade.core.internal.http;
 
+import static dev.cascade.core.internal.http.OpenApiJson.bool;
 import static dev.cascade.core.internal.http.OpenApiJson.content;
+import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.json;
 import static dev.cascade.core.internal.http.OpenApiJson.map;
@@ -10,6 +12,7 @@ import static dev.cascade.core.internal.http.OpenApiJson.ref;
 import static dev.cascade.core.internal.http.OpenApiJson.string;
 import static dev.cascade.core.internal.http.OpenApiJson.text;
 
+import dev.cascade.core.RunQuery;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,8 +112,29 @@ final class OpenApiPaths {
             409,
             413,
             422);
-    user("get", "/api/runs", "listRuns", "Every run, newest first, with sim counts by state")
-        .answers(ok(json(ref("RunList"))), 401, 403);
+    user(
+            "get",
+            "/api/runs",
+            "listRuns",
+            "A page of runs, newest first, with their configs and progress; filter by trace,"
+                + " state and owner, and follow next_cursor for the next page")
+        .params(
+            param("query", "trace", false, "Only runs of this trace", string()),
+            param(
+                "query",
+                "state",
+                false,
+                "Only runs in this state",
+                enumOf("active", "succeeded", "partial", "cancelled", "failed")),
+            param("query", "owner", false, "Only runs of this owner", string()),
+            param(
+                "query",
+                "limit",
+                false,
+                "The most runs in the page (default " + RunQuery.DEFAULT_LIMIT + ")",
+                map("type", "integer", "minimum", 1, "maximum", RunQuery.MAX_LIMIT)),
+            param("query", "cursor", false, "next_cursor of the page before", string()))
+        .answers(ok(json(ref("RunList"))), 400, 401, 403);
     user("get", "/api/runs/{id}", "getRun", "One run with its derived state and every sim")
         .params(RUN_ID)
         .answers(ok(json(ref("Run"))), 401, 403, 404);
@@ -172,6 +196,29 @@ final class OpenApiPaths {
             "The results as CSV, a row per kernel and a total row per config")
         .params(RUN_ID, BASELINE)
         .answers(ok(text("text/csv")), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/runs/{id}/results/sims.csv",
+            "getSimsCsv",
+            "A tidy CSV for pandas: a row per sim and finished kernel, every numeric statistic a"
+                + " column")
+        .params(RUN_ID)
+        .answers(ok(text("text/csv")), 401, 403, 404);
+    user(
+            "get",
+            "/api/runs/{id}/results/get_stats.csv",
+            "getGetStatsCsv",
+            "The succeeded sims in the CSV layout of Accel-Sim's get_stats.py -k -K, for"
+                + " merge-stats.py and plot-get-stats.py")
+        .params(
+            RUN_ID,
+            param(
+                "query",
+                ExportRoutes.CONFIGS_AS_ROWS,
+                false,
+                "true for configs as rows, kernels as columns (get_stats.py -R)",
+                bool()))
+        .answers(ok(text("text/csv")), 400, 401, 403, 404);
     user(
             "get",
             "/api/runs/{id}/correlation",

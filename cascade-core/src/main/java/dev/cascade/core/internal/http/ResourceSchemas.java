@@ -199,8 +199,32 @@ final class ResourceSchemas {
     schemas.put("Run", object(List.of("id", "trace_id", "state", "entries", "sims"), run));
     Map<String, Object> summary = new LinkedHashMap<>(runFields);
     summary.put("sims_by_state", mapOf(map("type", "integer")));
+    summary.put("kernels_done", integer("Kernels finished, over the latest attempts"));
+    summary.put("kernels_total", integer("Kernels to simulate, over the latest attempts"));
+    summary.put("configs", array(ref("RunConfigProgress")));
     schemas.put("RunSummary", object(List.of("id", "trace_id", "state", "entries"), summary));
-    schemas.put("RunList", object(List.of("runs"), "runs", array(ref("RunSummary"))));
+    schemas.put(
+        "RunConfigProgress",
+        object(
+            List.of("gpu_config", "count", "sims_by_state", "kernels_done", "kernels_total"),
+            "gpu_config",
+            string(),
+            "count",
+            integer(),
+            "sims_by_state",
+            mapOf(map("type", "integer")),
+            "kernels_done",
+            integer(),
+            "kernels_total",
+            integer()));
+    schemas.put(
+        "RunList",
+        object(
+            List.of("runs", "next_cursor"),
+            "runs",
+            array(ref("RunSummary")),
+            "next_cursor",
+            nullable(string("Pass as ?cursor= for the next page; null on the last"))));
   }
 
   private static void traces(Map<String, Object> schemas) {

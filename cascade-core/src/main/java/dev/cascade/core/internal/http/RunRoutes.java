@@ -8,6 +8,7 @@ import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -113,8 +114,9 @@ final class RunRoutes {
     }
   }
 
+  /** A page of runs, newest first, filtered by {@link RunListParams}. */
   private void list(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRunList(runs.list()));
+    Json.send(ctx, 200, RunListJson.writePage(runs.list(RunListParams.read(ctx))));
   }
 
   private void get(Context ctx) {

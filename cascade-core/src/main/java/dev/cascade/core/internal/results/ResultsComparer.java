@@ -10,6 +10,7 @@ import dev.cascade.core.KernelComparison;
 import dev.cascade.core.Results;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Spread;
@@ -40,6 +41,7 @@ public final class ResultsComparer implements Results {
   private final TraceRepository traces;
   private final GpuConfigCatalog catalog;
   private final HardwareCorrelator hardware;
+  private final RunExports exports;
 
   /**
    * Results of the runs in {@code database}, with each config's architecture and core clock taken
@@ -54,13 +56,40 @@ public final class ResultsComparer implements Results {
    * {@code hardware/*.csv} in each trace's folder under {@code tracesFolder}.
    */
   public ResultsComparer(Database database, GpuConfigCatalog catalog, Path tracesFolder) {
+    this(database, catalog, tracesFolder, null);
+  }
+
+  /**
+   * As {@link #ResultsComparer(Database, GpuConfigCatalog, Path)}, with the sims' kernels and logs
+   * read from {@code simOutputs} for the CSV exports; without it they are not available.
+   */
+  public ResultsComparer(
+      Database database, GpuConfigCatalog catalog, Path tracesFolder, Runs simOutputs) {
     Objects.requireNonNull(database, "database");
+    this.exports = simOutputs == null ? null : new RunExports(simOutputs);
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.runs = new RunRepository(database);
     this.kernels = new KernelRepository(database);
     this.traces = new TraceRepository(database);
     this.hardware =
         new HardwareCorrelator(new HardwareRepository(database, Clock.systemUTC()), tracesFolder);
+  }
+
+  @Override
+  public String simsCsv(String runId) {
+    return requireExports().simsCsv(runId);
+  }
+
+  @Override
+  public String getStatsCsv(String runId, boolean configsAsRows) {
+    return requireExports().getStatsCsv(runId, configsAsRows);
+  }
+
+  private RunExports requireExports() {
+    if (exports == null) {
+      throw new IllegalStateException("these results were built without the sims' outputs");
+    }
+    return exports;
   }
 
   @Override

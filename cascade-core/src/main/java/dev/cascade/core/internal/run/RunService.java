@@ -11,6 +11,8 @@ import dev.cascade.core.Provenance;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.RunPage;
+import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
@@ -198,6 +200,11 @@ public final class RunService implements Runs {
   @Override
   public List<Run> list() {
     return runs.list();
+  }
+
+  @Override
+  public RunPage list(RunQuery query) {
+    return new RunListing(runs).page(Objects.requireNonNull(query, "query"));
   }
 
   @Override

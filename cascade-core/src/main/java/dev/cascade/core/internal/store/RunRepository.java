@@ -116,6 +116,49 @@ public final class RunRepository {
         });
   }
 
+  /**
+   * Up to {@code limit} runs, newest first, each with its sims: of {@code traceId} and {@code
+   * owner} when not null, and created before ({@code createdAt}, {@code id}) when {@code createdAt}
+   * is not null (the last run of the page before).
+   */
+  public List<Run> page(String traceId, String owner, Instant createdAt, String id, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
+    }
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    List<String> args = new ArrayList<>();
+    if (traceId != null) {
+      where.append(" AND r.trace_id = ?");
+      args.add(traceId);
+    }
+    if (owner != null) {
+      where.append(" AND r.owner = ?");
+      args.add(owner);
+    }
+    if (createdAt != null) {
+      where.append(" AND (r.created_at < ? OR (r.created_at = ? AND r.id < ?))");
+      args.add(SqlTimes.text(createdAt));
+      args.add(SqlTimes.text(createdAt));
+      args.add(Objects.requireNonNull(id, "id"));
+    }
+    return database.readSnapshot(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + RUN_COLUMNS
+                      + " FROM runs r"
+                      + where
+                      + " ORDER BY r.created_at DESC, r.id DESC LIMIT ?")) {
+            for (int i = 0; i < args.size(); i++) {
+              select.setString(i + 1, args.get(i));
+            }
+            select.setInt(args.size() + 1, limit);
+            return readRuns(connection, select);
+          }
+        });
+  }
+
   /** The newest {@code limit} runs of the trace, newest first, each with its sims. */
   public List<Run> findByTrace(String traceId, int limit) {
     Objects.requireNonNull(traceId, "traceId");

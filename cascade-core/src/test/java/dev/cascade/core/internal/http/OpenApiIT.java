@@ -12,6 +12,7 @@ import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.RunPage;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.Speedups;
@@ -19,6 +20,7 @@ import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.JsonSamples;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -128,7 +130,11 @@ final class OpenApiIT {
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
-    written.put("RunSummary", ApiJson.writeRunSummary(JsonSamples.run()));
+    written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
+    written.put(
+        "RunList", RunListJson.writePage(new RunPage(List.of(JsonSamples.run()), "cursor")));
+    written.put(
+        "RunConfigProgress", firstOf(RunListJson.writeSummary(JsonSamples.run()), "configs"));
     // A sim as run responses show it: the mapping's fields and the app's queued_reason.
     Map<String, Object> sim =
         new LinkedHashMap<>(
