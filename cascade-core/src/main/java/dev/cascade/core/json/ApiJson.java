@@ -267,17 +267,6 @@ public final class ApiJson {
     return fields;
   }
 
-  /** {@code GET /api/runs}: {@code {"runs": [...]}}, summaries newest first. */
-  public static Map<String, Object> writeRunList(List<Run> runs) {
-    return Map.of("runs", runs.stream().map(ApiJson::writeRunSummary).toList());
-  }
-
-  /** The ids of {@code GET /api/runs}, in its order; a summary has no sims to make a run of. */
-  public static List<String> readRunListIds(JsonNode node) {
-    return Fields.of(node, "the run list")
-        .list("runs", run -> Fields.of(run, "a run summary").text("id"));
-  }
-
   static Map<String, Object> runFields(Run run) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("id", run.id());

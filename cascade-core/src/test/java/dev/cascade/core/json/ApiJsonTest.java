@@ -90,10 +90,9 @@ final class ApiJsonTest {
 
   @Test
   void runSummary_countsSimsByState_andIsNotAWholeRun() throws IOException {
-    JsonNode list = sent(ApiJson.writeRunList(List.of(JsonSamples.run())));
+    JsonNode summary = sent(ApiJson.writeRunSummary(JsonSamples.run()));
 
-    assertThat(ApiJson.readRunListIds(list)).containsExactly("r_1");
-    JsonNode summary = list.get("runs").get(0);
+    assertThat(summary.get("id").asText()).isEqualTo("r_1");
     assertThat(summary.get("sims_by_state").toString()).isEqualTo("{\"running\":1,\"failed\":1}");
     assertThatThrownBy(() -> ApiJson.readRun(summary))
         .isInstanceOf(IllegalArgumentException.class)
