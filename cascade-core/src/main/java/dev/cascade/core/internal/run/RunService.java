@@ -148,9 +148,14 @@ public final class RunService implements Runs {
     List<Sim> attempts =
         database.write(
             connection -> {
-              // Read again under the write lock, so two retries at once add one attempt each.
+              // Read again in the write, on its connection, so two retries at once add one
+              // attempt each (a read connection does not see a write that shares our commit).
               List<Sim> next =
-                  get(runId).latestAttempts().stream()
+                  runs
+                      .find(connection, runId)
+                      .orElseThrow(() -> runNotFound(runId))
+                      .latestAttempts()
+                      .stream()
                       .filter(
                           sim ->
                               sim.state() == SimState.FAILED || sim.state() == SimState.CANCELLED)
@@ -190,11 +195,7 @@ public final class RunService implements Runs {
 
   @Override
   public Run get(String runId) {
-    return find(runId)
-        .orElseThrow(
-            () ->
-                new CascadeException(
-                    ErrorCode.NOT_FOUND, "there is no run \"" + runId + "\"", "run_id"));
+    return find(runId).orElseThrow(() -> runNotFound(runId));
   }
 
   @Override
@@ -221,6 +222,10 @@ public final class RunService implements Runs {
   public Sim sim(String simId) {
     return (simId == null ? Optional.<Sim>empty() : sims.find(simId))
         .orElseThrow(() -> simNotFound(simId));
+  }
+
+  static CascadeException runNotFound(String runId) {
+    return new CascadeException(ErrorCode.NOT_FOUND, "there is no run \"" + runId + "\"", "run_id");
   }
 
   static CascadeException simNotFound(String simId) {

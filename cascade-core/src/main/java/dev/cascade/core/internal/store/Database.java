@@ -109,7 +109,8 @@ public final class Database implements AutoCloseable {
   /**
    * Runs {@code work} on the single writer, all or nothing (it rolls back alone when it throws),
    * and returns once it is committed and durable. Many writes share one commit ({@link
-   * GroupCommit}).
+   * GroupCommit}), so what {@code work} decides from must be read on {@code connection}: a read
+   * connection does not see the writes that will commit with this one.
    */
   public <T> T write(Work<T> work) {
     if (commits.isWriting()) {

@@ -80,17 +80,21 @@ public final class RunRepository {
   /** The run with its sims, read in one read transaction so they agree with each other. */
   public Optional<Run> find(String runId) {
     Objects.requireNonNull(runId, "runId");
-    List<Run> runs =
-        database.readSnapshot(
-            connection -> {
-              try (PreparedStatement select =
-                  connection.prepareStatement(
-                      "SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.id = ?")) {
-                select.setString(1, runId);
-                return readRuns(connection, select);
-              }
-            });
-    return runs.stream().findFirst();
+    return database.readSnapshot(connection -> find(connection, runId));
+  }
+
+  /**
+   * The run with its sims as the caller's write transaction sees it. A write that decides from what
+   * it reads must read here: writes share commits ({@link GroupCommit}), so a read connection does
+   * not yet see the writes committed with the one running now.
+   */
+  public Optional<Run> find(Connection connection, String runId) throws SQLException {
+    Objects.requireNonNull(runId, "runId");
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs r WHERE r.id = ?")) {
+      select.setString(1, runId);
+      return readRuns(connection, select).stream().findFirst();
+    }
   }
 
   /** Every run, newest first, each with its sims. */
