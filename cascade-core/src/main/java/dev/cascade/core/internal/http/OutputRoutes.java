@@ -5,6 +5,7 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.PartialResults;
 import dev.cascade.core.Results;
 import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
@@ -102,6 +103,11 @@ final class OutputRoutes {
     ctx.res()
         .setHeader("Content-Disposition", "attachment; filename=\"" + run.id() + "-results.csv\"");
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
+    PartialResults partial = PartialResults.of(run);
+    if (partial.partial()) {
+      // Only while the run is active: a finished run's CSV stays plain for every reader.
+      out.write("# " + partial.summary() + "\r\n");
+    }
     ResultsCsv.write(compared, baseline, out);
     out.flush();
   }
