@@ -170,7 +170,8 @@ final class OpenApiPaths {
             "get",
             "/api/runs/{id}/results.csv",
             "getResultsCsv",
-            "The results as CSV, a row per kernel and a total row per config")
+            "The results as CSV, a row per kernel and a total row per config; while the run is"
+                + " active, a first line \"# partial: ...\" says what is still to come")
         .params(RUN_ID, BASELINE)
         .answers(ok(text("text/csv")), 401, 403, 404, 422);
     user(
