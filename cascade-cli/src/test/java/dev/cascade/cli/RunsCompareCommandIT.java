@@ -132,7 +132,7 @@ final class RunsCompareCommandIT {
                 + " SM90_H100 replica 1")
         .containsPattern("kernel_1\\s+2\\s+")
         .containsPattern("kernel_2\\s+1\\s+")
-        .contains("replica 1 still to finish: the 1 kernel finished so far count");
+        .contains("replica 1 still to finish: the 1 kernel finished so far counts");
     JsonNode json = JSON.readTree(cascade.run("runs", "results", id, "--json").out());
     assertThat(json.path("partial").asBoolean()).isTrue();
     assertThat(json.at("/progress/to_come/0/replica").asInt()).isEqualTo(1);

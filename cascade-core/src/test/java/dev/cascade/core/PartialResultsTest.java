@@ -50,7 +50,7 @@ final class PartialResultsTest {
     assertThat(h100.total().cycles().values()).containsExactly(1500.0);
     assertThat(h100.notes())
         .contains(
-            "replicas 1, 2 still to finish: the 1 kernel finished so far count in the kernel"
+            "replicas 1, 2 still to finish: the 1 kernel finished so far counts in the kernel"
                 + " rows, not in the total");
   }
 

@@ -7,6 +7,7 @@ import dev.cascade.core.DemoTraces;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
+import dev.cascade.core.SimState;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,6 +103,41 @@ final class UiCompareIT {
         .hasSize(1);
     assertThat(browser.find("#measures").getText()).contains("core clock").contains("thread-level");
     browser.fullScreenshot("20-compare");
+  }
+
+  @Test
+  void results_whileTheRunIsActive_carryAPartialBadgeThatGoesWhenItEnds() throws Exception {
+    server.speed(3000); // about 18 s for the demo trace: kernels finish one by one
+    Run run;
+    try {
+      run = server.createRun(DemoTraces.DEMO_ID, new RunEntry("SM90_H100", 1));
+      // The agent reads its pace when it starts: once it reports, later sims can be fast again.
+      await()
+          .atMost(RUN_WAIT)
+          .until(
+              () ->
+                  server.cascade().runs().get(run.id()).sims().get(0).state() == SimState.RUNNING);
+    } finally {
+      server.speed(0);
+    }
+    browser.open(server.url() + "/#/runs/" + run.id() + "/results");
+    WebElement partial = browser.waitFor("#partial");
+    assertThat(partial.findElement(By.cssSelector(".badge.partial")).getText())
+        .isEqualTo("partial");
+    await()
+        .atMost(Browser.WAIT)
+        .ignoreExceptions() // the note is redrawn at each refresh
+        .until(
+            () ->
+                browser.all("#partial").stream()
+                    .anyMatch(
+                        note -> note.getText().matches("(?s).*0 of 1 sims finished, [1-9].*")));
+    assertThat(browser.find("#partial").getText())
+        .contains("running ones included; totals count succeeded replicas only");
+    browser.screenshot("21-results-partial");
+
+    server.cascade().runs().cancel(run.id());
+    await().atMost(Browser.WAIT).until(() -> browser.all("#partial").isEmpty());
   }
 
   @Test

@@ -189,8 +189,10 @@ public final class ResultsComparer implements Results {
           (unfinished.size() == 1 ? "replica " : "replicas ")
               + String.join(", ", unfinished)
               + " still to finish: "
-              + (unfinishedKernels == 1 ? "the 1 kernel" : "the " + unfinishedKernels + " kernels")
-              + " finished so far count in the kernel rows, not in the total");
+              + (unfinishedKernels == 1
+                  ? "the 1 kernel finished so far counts"
+                  : "the " + unfinishedKernels + " kernels finished so far count")
+              + " in the kernel rows, not in the total");
     }
     List<KernelComparison> comparisons = new ArrayList<>();
     kernels.forEach(
