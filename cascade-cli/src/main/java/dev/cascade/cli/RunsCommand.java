@@ -8,14 +8,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code cascade runs ...}: runs on a running Cascade server, each action its own subcommand class:
- * create, list, show, watch, cancel, results.
+ * create, list, show, watch, cancel, results, compare.
  */
 @Command(
     name = "runs",
     mixinStandardHelpOptions = true,
     description = {
       "Runs on a running Cascade server ($CASCADE_URL, token $CASCADE_TOKEN): create one, list"
-          + " them, show or watch one, cancel it, compare its results."
+          + " them, show or watch one, cancel it, compare its results, compare runs."
     },
     subcommands = {
       RunsCreateCommand.class,
@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
       RunsRetryCommand.class,
       RunsRerunCommand.class,
       RunsResultsCommand.class,
+      RunsCompareCommand.class,
     })
 final class RunsCommand implements Runnable {
 

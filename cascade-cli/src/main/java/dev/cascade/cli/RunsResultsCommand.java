@@ -127,6 +127,14 @@ final class RunsResultsCommand implements Callable<Integer> {
             + Formats.text(results, "baseline")
             + " (baseline mean / config mean; the same within spread when the replica ranges"
             + " overlap)");
+    if (results.path("partial").asBoolean()) {
+      // A kernel row counts running replicas' finished kernels; a total only succeeded ones.
+      out.println(
+          "PARTIAL RESULTS, "
+              + Formats.text(results.path("progress"), "summary")
+              + " (kernel rows include running replicas' finished kernels; totals only"
+              + " succeeded replicas)");
+    }
     JsonNode configs = results.path("configs");
     String baseline = Formats.text(results, "baseline");
     out.println();
@@ -146,7 +154,7 @@ final class RunsResultsCommand implements Callable<Integer> {
         String state = Formats.text(results, "state");
         out.println(
             "active".equals(state)
-                ? "  no kernel results yet: no replica of it has succeeded"
+                ? "  no kernel results yet: no replica of it has finished a kernel"
                 : "  no kernel results: no replica of it succeeded (the run is " + state + ")");
       } else {
         TextTable table = measuresTable("KERNEL").indent("  ");

@@ -141,6 +141,10 @@ final class CliTestServer implements AutoCloseable {
     test.heartbeat(sim);
   }
 
+  void heartbeat(SimLaunch sim, String accelSimBuild) {
+    test.heartbeat(sim, accelSimBuild);
+  }
+
   void finishKernel(SimLaunch sim, int k) {
     test.finishKernel(sim, k);
   }

@@ -8,8 +8,10 @@ import java.util.Set;
 
 /**
  * A run's numbers on one GPU config, across the config's replicas: per kernel and for the whole
- * trace, the spread of cycles, instructions, IPC and simulated time. Only succeeded replicas count;
- * a config none of whose replicas succeeded still has a result, with empty spreads.
+ * trace, the spread of cycles, instructions, IPC and simulated time. Only succeeded replicas count,
+ * except that while the run is active a kernel's row also counts the unfinished replicas that have
+ * finished it ({@link PartialResults}); a config none of whose replicas succeeded still has a
+ * result, with empty spreads.
  *
  * @param gpuConfig the config's name, as the run's entry gave it
  * @param arch the config's architecture ({@code sm_90}); null when the catalog no longer has it

@@ -20,8 +20,10 @@ import java.util.List;
 public interface Results {
 
   /**
-   * The run's results, one per entry, in the run's entry order. Only succeeded sims count; a config
-   * none of whose sims succeeded is still listed, with no kernels and empty spreads.
+   * The run's results, one per entry, in the run's entry order. Only succeeded sims count, except
+   * that while the run is active each kernel's row also counts the sims still running that have
+   * finished it ({@link PartialResults}); a config none of whose sims succeeded is still listed,
+   * with empty spreads.
    *
    * @throws CascadeException {@code not_found} when there is no such run
    */

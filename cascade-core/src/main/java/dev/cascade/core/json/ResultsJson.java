@@ -8,6 +8,7 @@ import dev.cascade.core.KernelNames;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.KernelSpeedup;
 import dev.cascade.core.KernelWindow;
+import dev.cascade.core.PartialResults;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.Speedup;
@@ -116,10 +117,11 @@ public final class ResultsJson {
   }
 
   /**
-   * {@code GET /api/runs/{id}/results}: the run's id, trace and state, the {@code baseline} config
-   * ({@code requestedBaseline}, or the first when null) and the rule that decides whether a
-   * difference is larger than the spread, and a result per config whose kernels and total each
-   * carry their {@code speedup} over the baseline.
+   * {@code GET /api/runs/{id}/results}: the run's id, trace and state, whether the results are
+   * {@code partial} and what is to come ({@link PartialJson}), the {@code baseline} config ({@code
+   * requestedBaseline}, or the first when null) and the rule that decides whether a difference is
+   * larger than the spread, and a result per config whose kernels and total each carry their {@code
+   * speedup} over the baseline.
    *
    * @throws dev.cascade.core.CascadeException {@code invalid} when {@code requestedBaseline} is not
    *     a config of the run
@@ -136,6 +138,9 @@ public final class ResultsJson {
     body.put("run_id", run.id());
     body.put("trace_id", run.traceId());
     body.put("state", run.state().wireName());
+    PartialResults partial = PartialResults.of(run);
+    body.put("partial", partial.partial());
+    body.put("progress", PartialJson.write(partial));
     body.put("baseline", Speedups.baseline(configs, requestedBaseline));
     body.put("spread_rule", SPREAD_RULE);
     List<Map<String, Object>> written = new ArrayList<>();

@@ -8,6 +8,7 @@ import { renderNewRun } from './new-run.js';
 import { renderRuns } from './runs.js';
 import { renderRun } from './run.js';
 import { renderResults } from './results.js';
+import { renderCompare } from './compare.js';
 
 const ROUTES = [
   { pattern: /^\/?$/, nav: 'traces', render: renderTraces },
@@ -17,6 +18,7 @@ const ROUTES = [
   { pattern: /^\/runs\/?$/, nav: 'runs', render: renderRuns },
   { pattern: /^\/runs\/([^/]+)\/results$/, nav: 'runs', render: renderResults },
   { pattern: /^\/runs\/([^/]+)$/, nav: 'runs', render: renderRun },
+  { pattern: /^\/compare(?:\?(.*))?$/, nav: 'runs', render: renderCompare },
 ];
 
 const main = document.getElementById('main');

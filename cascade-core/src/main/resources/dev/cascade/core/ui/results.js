@@ -10,6 +10,7 @@ import { loadFailed } from './screen.js';
 import { runHref } from './run.js';
 import { traceHref } from './traces.js';
 import { hardwareSection } from './hardware.js';
+import { compareHref } from './compare.js';
 
 const METRICS = [
   { key: 'cycles', title: 'Cycles', unit: 'cycles', format: compact, exact: count },
@@ -40,6 +41,14 @@ function speedupCell(label, ratio, isBaseline) {
     title: ratio ? `baseline mean / this mean = ${number(ratio.ratio, 4)}` : null,
     dataset: { verdict: ratio ? ratio.verdict : '' },
   }, isBaseline ? 'baseline' : speedupText(ratio));
+}
+
+/** The "partial" badge with what is done and what is to come, while the run is active. */
+function partialNote(progress) {
+  return h('p', { class: 'hint partial', id: 'partial', role: 'status' },
+    h('span', { class: 'badge partial' }, 'partial'),
+    ` ${progress.sims_finished} of ${progress.sims} sims finished, ${progress.kernels_done} of ${progress.kernels_total} kernels done.`
+      + ' Each kernel counts every replica that has finished it, running ones included; totals count succeeded replicas only. The numbers refresh as more finish.');
 }
 
 /** "34779" with "(all 4 replicas agree)" when every replica gave exactly that number. */
@@ -225,7 +234,7 @@ export function renderResults(main, runId) {
 
   function render(results) {
     const series = results.configs.map((config, i) => ({ name: config.gpu_config, color: colorOf(i) }));
-    const anything = results.configs.some((config) => config.succeeded > 0);
+    const anything = results.configs.some((config) => config.kernels.length > 0);
     replace(body,
       h('div', { class: 'toolbar' },
         h('span', {}, 'Run state '), badge(results.state),
@@ -235,10 +244,9 @@ export function renderResults(main, runId) {
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv${baseline ? `?baseline=${encodeURIComponent(baseline)}` : ''}`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results/sims.csv`, `${runId}-sims.csv`, 'Tidy CSV (pandas)', { class: 'button', id: 'sims-csv', download: `${runId}-sims.csv`, title: 'A row per sim and kernel, every numeric statistic a column' }),
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results/get_stats.csv`, `${runId}-get_stats.csv`, 'get_stats.py CSV', { class: 'button', id: 'get-stats-csv', download: `${runId}-get_stats.csv`, title: 'Accel-Sim get_stats.py -k -K layout, for merge-stats.py and plot-get-stats.py' }),
+        h('a', { class: 'button', href: compareHref([runId]), id: 'compare-link' }, 'Compare with another run'),
         h('a', { class: 'button', href: runHref(runId) }, 'Back to the run')),
-      results.state === 'active'
-        ? h('p', { class: 'hint', role: 'status' }, 'The run is still going: these numbers cover the sims that have succeeded so far, and refresh as more finish.')
-        : null,
+      results.partial ? partialNote(results.progress) : null,
       h('p', { class: 'hint' }, 'Each number is the mean across a config’s succeeded replicas; whiskers run from the lowest to the highest replica, and each dot is one replica.'),
       h('p', { class: 'hint', id: 'spread-rule' }, `Speedups are against ${results.baseline} (baseline mean / config mean). ${results.spread_rule || ''}`),
       summaryTable(results, series),
@@ -246,7 +254,7 @@ export function renderResults(main, runId) {
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
         : h('p', { class: 'muted', id: 'no-results' }, results.state === 'active'
-          ? 'No sim has succeeded yet, so there is nothing to chart.'
+          ? 'No sim has finished a kernel yet, so there is nothing to chart.'
           : `No sim succeeded: the run is ${results.state}, so there is nothing to chart.`),
       results.correlation
         ? hardwareSection(results.correlation, (name) => results.configs.findIndex((config) => config.gpu_config === name))

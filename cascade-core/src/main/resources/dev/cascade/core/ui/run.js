@@ -195,7 +195,7 @@ export function renderRun(main, runId) {
   }
 
   function buildToolbar() {
-    const results = h('a', { class: 'button', href: resultsHref(runId) }, 'Results');
+    const results = [h('a', { class: 'button', href: resultsHref(runId) }, 'Results'), h('a', { class: 'button', href: `#/compare?runs=${encodeURIComponent(runId)}` }, 'Compare')];
     const cancelButton = h('button', { type: 'button', class: 'danger', id: 'cancel-run' }, 'Cancel run');
     const confirm = h('div', { class: 'confirm', hidden: true },
       h('p', { id: 'cancel-question' }, 'Cancel every sim that has not finished? Finished sims keep their results.'));

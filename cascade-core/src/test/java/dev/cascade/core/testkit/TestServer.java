@@ -128,10 +128,20 @@ public final class TestServer implements AutoCloseable {
 
   /** A {@code running} heartbeat, with the Accel-Sim banner as the sim's first chunk. */
   public void heartbeat(SimLaunch sim) {
+    heartbeat(sim, "accelsim-commit-test");
+  }
+
+  /**
+   * As {@link #heartbeat(SimLaunch)}, the banner naming {@code accelSimBuild} as the simulator's
+   * build (as a rebuilt simulator would); only the sim's first heartbeat sends the banner.
+   */
+  public void heartbeat(SimLaunch sim, String accelSimBuild) {
     if (chunks.putIfAbsent(sim.simId(), 0) == null) {
       chunk(
           sim,
-          "Accel-Sim [build accelsim-commit-test]\n"
+          "Accel-Sim [build "
+              + accelSimBuild
+              + "]\n"
               + "*** GPGPU-Sim Simulator Version 4.2.0  [build gpgpu-sim_git-commit-test] ***\n"
               + "GPGPU-Sim uArch: performance model initialization complete.\n");
     }

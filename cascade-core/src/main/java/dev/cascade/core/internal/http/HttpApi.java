@@ -92,6 +92,7 @@ public final class HttpApi implements AutoCloseable {
               new ExportRoutes(engine.results(), auth).register(config.routes);
               new HardwareRoutes(runs, engine.results(), engine.hardware(), auth)
                   .register(config.routes);
+              new CompareRoutes(runs, engine.results(), auth).register(config.routes);
               new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);

@@ -23,6 +23,7 @@ final class OpenApi {
     ResourceSchemas.addTo(schemas);
     ReportSchemas.addTo(schemas);
     ComparisonSchemas.addTo(schemas);
+    CompareSchemas.addTo(schemas);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("openapi", "3.0.3");
     doc.put(

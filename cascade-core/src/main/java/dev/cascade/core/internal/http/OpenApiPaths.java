@@ -44,6 +44,7 @@ final class OpenApiPaths {
     api.operations();
     api.catalog();
     api.runs();
+    api.compare();
     api.simOutput();
     api.simIngest();
     return api.paths;
@@ -193,7 +194,8 @@ final class OpenApiPaths {
             "get",
             "/api/runs/{id}/results.csv",
             "getResultsCsv",
-            "The results as CSV, a row per kernel and a total row per config")
+            "The results as CSV, a row per kernel and a total row per config; while the run is"
+                + " active, the header Cascade-Partial says what is still to come")
         .params(RUN_ID, BASELINE)
         .answers(ok(text("text/csv")), 401, 403, 404, 422);
     user(
@@ -227,6 +229,25 @@ final class OpenApiPaths {
                 + " the trace's architecture, paired by launch order")
         .params(RUN_ID)
         .answers(ok(json(ref("HardwareCorrelation"))), 401, 403, 404, 422);
+  }
+
+  /** {@code CompareRoutes}: runs against a baseline run. */
+  private void compare() {
+    user(
+            "get",
+            "/api/compare",
+            "compareRuns",
+            "Runs against the first (the baseline): per config both have, per kernel and in total,"
+                + " the change in cycles, IPC and simulated time with the spread test, and which"
+                + " inputs differ (trace, config content, simulator, simulator build)")
+        .params(
+            param(
+                "query",
+                "runs",
+                true,
+                "2 to 16 run ids separated by commas, the baseline first",
+                string()))
+        .answers(ok(json(ref("RunComparison"))), 401, 403, 404, 409, 422);
   }
 
   /** {@code OutputRoutes}: what a sim has written, for users. */

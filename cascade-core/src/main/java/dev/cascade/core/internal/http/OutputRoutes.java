@@ -5,6 +5,7 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.PartialResults;
 import dev.cascade.core.Results;
 import dev.cascade.core.ResultsCsv;
 import dev.cascade.core.Run;
@@ -26,6 +27,11 @@ import java.util.List;
 final class OutputRoutes {
 
   static final int MAX_TAIL_LINES = 10_000;
+
+  /** Says a run's results.csv is partial, and what is to come (the body keeps its shape). */
+  static final String PARTIAL_HEADER = "Cascade-Partial";
+
+  private static final int MAX_PARTIAL_HEADER = 1_000;
 
   private final Runs runs;
   private final Results results;
@@ -99,6 +105,17 @@ final class OutputRoutes {
     ctx.res().setContentType("text/csv; charset=utf-8");
     ctx.res()
         .setHeader("Content-Disposition", "attachment; filename=\"" + run.id() + "-results.csv\"");
+    PartialResults partial = PartialResults.of(run);
+    if (partial.partial()) {
+      // In a header, not the body: the CSV keeps one shape that every reader takes as it is.
+      String summary = partial.summary(); // names the sims to come: long for a large run
+      ctx.res()
+          .setHeader(
+              PARTIAL_HEADER,
+              summary.length() <= MAX_PARTIAL_HEADER
+                  ? summary
+                  : summary.substring(0, MAX_PARTIAL_HEADER - 3) + "...");
+    }
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
     ResultsCsv.write(compared, baseline, out);
     out.flush();

@@ -32,7 +32,7 @@ import java.util.Optional;
 
 /**
  * Computes a run's {@link Results} from the stored kernels of each sim, every time, so a run still
- * going shows what it has so far.
+ * going shows what it has so far ({@link dev.cascade.core.PartialResults} says what counts then).
  */
 public final class ResultsComparer implements Results {
 
@@ -113,8 +113,9 @@ public final class ResultsComparer implements Results {
   }
 
   /**
-   * The run's results, one per entry, in the run's entry order. Only succeeded sims count; a config
-   * none of whose sims succeeded is still listed, with no kernels and empty spreads.
+   * The run's results, one per entry, in the run's entry order. Only succeeded sims count, and
+   * while the run is active the kernels its unfinished sims have finished; a config none of whose
+   * sims succeeded is still listed, with empty spreads.
    *
    * @throws CascadeException {@code not_found} when there is no such run
    */
@@ -176,17 +177,32 @@ public final class ResultsComparer implements Results {
             .filter(sim -> sim.state() == SimState.SUCCEEDED)
             .sorted((a, b) -> Integer.compare(a.replica(), b.replica()))
             .toList();
+    // While the run is active, the kernels its unfinished sims have finished count too (see
+    // PartialResults): a finished kernel's numbers are final, its sim's sum is not.
+    List<Sim> counted =
+        sims.stream()
+            .filter(sim -> sim.state() == SimState.SUCCEEDED || !sim.state().isFinished())
+            .sorted((a, b) -> Integer.compare(a.replica(), b.replica()))
+            .toList();
     Map<KernelKey, Series> kernels = new LinkedHashMap<>();
     Series total = new Series();
-    for (Sim sim : succeeded) {
+    List<String> unfinished = new ArrayList<>();
+    int unfinishedKernels = 0;
+    for (Sim sim : counted) {
       long cycles = 0;
       long instructions = 0;
-      for (KernelRepository.Headline kernel : kernelsBySim.getOrDefault(sim.id(), List.of())) {
+      List<KernelRepository.Headline> finished = kernelsBySim.getOrDefault(sim.id(), List.of());
+      for (KernelRepository.Headline kernel : finished) {
         kernels
             .computeIfAbsent(new KernelKey(kernel.name(), kernel.instance()), key -> new Series())
             .add(sim.replica(), kernel.cycles(), kernel.instructions());
         cycles += kernel.cycles();
         instructions += kernel.instructions();
+      }
+      if (sim.state() != SimState.SUCCEEDED) {
+        unfinished.add(Integer.toString(sim.replica()));
+        unfinishedKernels += finished.size();
+        continue;
       }
       total.add(sim.replica(), cycles, instructions);
       String outcome = sim.progress().logOutcome();
@@ -200,6 +216,16 @@ public final class ResultsComparer implements Results {
                     ? " (a cycle or instruction limit): its last kernel's numbers are not final"
                     : ""));
       }
+    }
+    if (!unfinished.isEmpty()) {
+      notes.add(
+          (unfinished.size() == 1 ? "replica " : "replicas ")
+              + String.join(", ", unfinished)
+              + " still to finish: "
+              + (unfinishedKernels == 1
+                  ? "the 1 kernel finished so far counts"
+                  : "the " + unfinishedKernels + " kernels finished so far count")
+              + " in the kernel rows, not in the total");
     }
     List<KernelComparison> comparisons = new ArrayList<>();
     kernels.forEach(

@@ -11,14 +11,19 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
+import dev.cascade.core.PartialResults;
+import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
+import dev.cascade.core.SimState;
 import dev.cascade.core.Speedups;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.CompareJson;
 import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.JsonSamples;
+import dev.cascade.core.json.PartialJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
@@ -176,6 +181,33 @@ final class OpenApiIT {
     written.put("CorrelationFit", fieldOf(firstOf(correlation, "configs"), "cycles"));
     written.put("HardwareStored", CorrelationJson.writeHardwareStored("demo", "ncu.csv", 5));
     written.put("SimEventData", toMap(ApiJson.writeEvent(event)));
+    Map<String, Object> progress =
+        PartialJson.write(
+            new PartialResults(
+                true,
+                2,
+                1,
+                3,
+                6,
+                List.of(
+                    new PartialResults.SimToCome("s_2", "SM90_H100", 1, SimState.RUNNING, 1, 3))));
+    written.put("ResultsProgress", progress);
+    written.put("SimToCome", firstOf(progress, "to_come"));
+    Map<String, Object> comparison =
+        CompareJson.write(
+            RunComparisons.of(
+                List.of(JsonSamples.run(), JsonSamples.run()),
+                List.of(List.of(config), List.of(config))));
+    written.put("RunComparison", comparison);
+    written.put("ComparedRun", firstOf(comparison, "runs"));
+    written.put("RunChange", firstOf(comparison, "changes"));
+    Map<String, Object> configChange = firstOf(firstOf(comparison, "changes"), "configs");
+    written.put("ConfigChange", configChange);
+    written.put("InputDifference", firstOf(configChange, "inputs"));
+    written.put("KernelChange", firstOf(configChange, "kernels"));
+    written.put("MeasureChange", fieldOf(firstOf(configChange, "kernels"), "cycles"));
+    written.put(
+        "MeasureSummary", fieldOf(fieldOf(firstOf(configChange, "kernels"), "cycles"), "baseline"));
 
     JsonNode schemas = document.get("components").get("schemas");
     for (Map.Entry<String, Map<String, Object>> entry : written.entrySet()) {

@@ -216,8 +216,16 @@ final class SimEndpointsIT {
     assertThat(csv.status()).isEqualTo(200);
     assertThat(csv.headers().firstValue("Content-Type"))
         .hasValueSatisfying(type -> assertThat(type).startsWith("text/csv"));
+    // The run is still active: a header says the results are partial; the CSV keeps its shape.
+    assertThat(csv.headers().firstValue("Cascade-Partial"))
+        .hasValueSatisfying(
+            partial ->
+                assertThat(partial)
+                    .startsWith(
+                        "partial: 0 of 2 sims finished, 0 of 6 kernels done; still to come:"));
     assertThat(csv.body()).startsWith("gpu_config,");
     assertThat(List.of(csv.body().split("\r\n"))).hasSize(2);
+    assertThat(results.json().get("partial").asBoolean()).isTrue();
   }
 
   @Test

@@ -1,0 +1,140 @@
+package dev.cascade.core.json;
+
+import dev.cascade.core.ConfigChange;
+import dev.cascade.core.InputDifference;
+import dev.cascade.core.KernelChange;
+import dev.cascade.core.KernelNames;
+import dev.cascade.core.MeasureChange;
+import dev.cascade.core.RunChange;
+import dev.cascade.core.RunComparison;
+import dev.cascade.core.RunComparisons;
+import dev.cascade.core.Spread;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The JSON of {@code GET /api/compare?runs=A,B}: runs against a baseline run. */
+public final class CompareJson {
+
+  private CompareJson() {}
+
+  /** What each measure is, for people: which clock's cycles, which level's IPC. */
+  public static final Map<String, String> MEASURES =
+      measures(
+          "cycles",
+          "simulated cycles of the GPU config's core clock (gpu_sim_cycle)",
+          "ipc",
+          "thread-level IPC: the simulator's thread instructions per core cycle"
+              + " (gpu_sim_insn / gpu_sim_cycle), not the trace's warp instructions",
+          "simulated_time_us",
+          "simulated time in microseconds: core cycles / the config's core clock in MHz");
+
+  /**
+   * {@code {baseline, spread_rule, measures, runs: [{run_id, trace_id, state, partial}], changes:
+   * [{run_id, only_in_baseline, only_in_run, configs: [...]}]}}.
+   */
+  public static Map<String, Object> write(RunComparison comparison) {
+    KernelNames.system()
+        .readable(
+            comparison.changes().stream()
+                .flatMap(change -> change.configs().stream())
+                .flatMap(config -> config.kernels().stream().map(KernelChange::name))
+                .toList()); // one demangler run for every name below
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("baseline", comparison.baseline());
+    body.put("spread_rule", RunComparisons.SPREAD_RULE);
+    body.put("measures", MEASURES);
+    body.put(
+        "runs",
+        comparison.runs().stream()
+            .map(
+                run -> {
+                  Map<String, Object> fields = new LinkedHashMap<>();
+                  fields.put("run_id", run.runId());
+                  fields.put("trace_id", run.traceId());
+                  fields.put("state", run.state().wireName());
+                  fields.put("partial", run.partial());
+                  return fields;
+                })
+            .toList());
+    body.put("changes", comparison.changes().stream().map(CompareJson::writeRunChange).toList());
+    return body;
+  }
+
+  static Map<String, Object> writeRunChange(RunChange change) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("run_id", change.runId());
+    fields.put("only_in_baseline", change.onlyInBaseline());
+    fields.put("only_in_run", change.onlyInRun());
+    fields.put("configs", change.configs().stream().map(CompareJson::writeConfigChange).toList());
+    return fields;
+  }
+
+  static Map<String, Object> writeConfigChange(ConfigChange config) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("gpu_config", config.gpuConfig());
+    fields.put("differs", config.differs());
+    fields.put("inputs", config.inputs().stream().map(CompareJson::writeInput).toList());
+    fields.put("kernels", config.kernels().stream().map(CompareJson::writeKernelChange).toList());
+    fields.put("total", writeKernelChange(config.total()));
+    fields.put("notes", config.notes());
+    return fields;
+  }
+
+  static Map<String, Object> writeInput(InputDifference input) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("input", input.input());
+    fields.put("baseline", input.baseline());
+    fields.put("run", input.run());
+    fields.put("status", input.status().wireName());
+    return fields;
+  }
+
+  static Map<String, Object> writeKernelChange(KernelChange kernel) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("position", kernel.position());
+    fields.put("name", kernel.name());
+    fields.put("readable_name", KernelNames.system().readable(kernel.name()));
+    fields.put("label", kernel.label());
+    fields.put("instance", kernel.instance());
+    fields.put("cycles", writeMeasureChange(kernel.cycles()));
+    fields.put("ipc", writeMeasureChange(kernel.ipc()));
+    fields.put("simulated_time_us", writeMeasureChange(kernel.simulatedTime()));
+    return fields;
+  }
+
+  /**
+   * {@code {baseline: {n, mean, min, max}, run: {...}, difference, relative, direction, speedup}};
+   * null when either side has no replica.
+   */
+  static Map<String, Object> writeMeasureChange(MeasureChange change) {
+    if (change == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("baseline", writeSummary(change.baseline()));
+    fields.put("run", writeSummary(change.run()));
+    fields.put("difference", change.difference());
+    fields.put("relative", change.relative());
+    fields.put("direction", change.direction().wireName());
+    fields.put("speedup", ResultsJson.writeSpeedupRatio(change.speedup()));
+    return fields;
+  }
+
+  static Map<String, Object> writeSummary(Spread spread) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("n", spread.n());
+    fields.put("mean", spread.mean());
+    fields.put("min", spread.min());
+    fields.put("max", spread.max());
+    return fields;
+  }
+
+  private static Map<String, String> measures(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(map);
+  }
+}
