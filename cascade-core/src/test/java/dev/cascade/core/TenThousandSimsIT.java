@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cascade.agent.EmulatorFleet;
 import dev.cascade.agent.FleetRun;
 import dev.cascade.agent.emulator.TestTraces;
+import dev.cascade.core.testkit.FleetLauncher;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The stress test of issue 14: {@value #DEFAULT_SIMS} emulated sims (or {@code
  * -Dcascade.stress.sims=N}) through one Cascade server. The app launches them as runs of 64
- * replicas per config through {@link FleetLauncher}, which hands each sim to one {@link
+ * replicas per config through {@link FleetLauncher}, which hands each sim to one running {@link
  * EmulatorFleet} in this JVM; each sim emulates a two-kernel trace and reports over HTTP like an
  * agent (chunks in order, heartbeats, the final report). Then every sim must have succeeded with
  * its two kernels' results parsed, and every chunk the app acknowledged must be in the log it
@@ -62,7 +63,9 @@ final class TenThousandSimsIT {
 
   @TempDir Path dir;
 
-  private final FleetLauncher launcher = new FleetLauncher(SPEED);
+  /** Each run entry's sims in one batch, as a cluster's launcher takes them. */
+  private final FleetLauncher launcher = FleetLauncher.builder().speed(SPEED).inBatches().build();
+
   private final ByteArrayOutputStream fleetLog = new ByteArrayOutputStream();
   private final Map<String, Sent> sent = new ConcurrentHashMap<>();
   private Cascade cascade;

@@ -3,6 +3,8 @@ package dev.cascade.core.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cascade.agent.EmulatorFleet;
+import dev.cascade.agent.FleetRun;
 import dev.cascade.core.Cascade;
 import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfigCatalog;
@@ -11,7 +13,11 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.testkit.FleetLauncher;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +46,7 @@ final class FleetBrowserIT {
   @TempDir Path dir;
 
   private FleetLauncher launcher;
+  private FleetRun fleet;
   private Cascade cascade;
   private Browser browser;
 
@@ -53,8 +60,8 @@ final class FleetBrowserIT {
       if (cascade != null) {
         cascade.close();
       }
-      if (launcher != null) {
-        launcher.close();
+      if (fleet != null) {
+        fleet.close();
       }
     }
   }
@@ -91,7 +98,8 @@ final class FleetBrowserIT {
     }
     Path data = dir.resolve("data");
     DemoTraces.seedIfEmpty(data);
-    launcher = new FleetLauncher(speed, failing);
+    // Held: the page opens on a run whose sims are launched but not started.
+    launcher = FleetLauncher.builder().speed(speed).failing(failing).holdUntilRelease().build();
     cascade =
         Cascade.builder()
             .dataDir(data)
@@ -104,6 +112,18 @@ final class FleetBrowserIT {
             .server(ServerSettings.defaults().withPort(0))
             .build()
             .start();
+    String url = cascade.server().orElseThrow().url();
+    fleet =
+        EmulatorFleet.builder()
+            .mainUrl(URI.create(url))
+            .heartbeatInterval(Duration.ofMillis(1000))
+            .chunks(64 << 10, Duration.ofMillis(500))
+            .backoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+            .giveUpAfter(Duration.ofMinutes(3))
+            .log(new PrintStream(OutputStream.nullOutputStream()))
+            .build()
+            .start();
+    launcher.sendTo(fleet);
     await()
         .atMost(UiServer.WAIT)
         .until(
@@ -115,7 +135,7 @@ final class FleetBrowserIT {
                     .orElse(false));
     browser = Browser.start(dir.resolve("profile"));
     browser.size(1280, 900);
-    return cascade.server().orElseThrow().url();
+    return url;
   }
 
   /** Creates the run, waits until every sim is launched (and waits), and opens its page. */
