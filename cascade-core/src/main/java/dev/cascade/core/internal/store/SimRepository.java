@@ -324,9 +324,13 @@ public final class SimRepository {
         });
   }
 
+  /** The sim's state alone, all a routine heartbeat needs; {@code not_found} when it is absent. */
+  public SimState state(String simId) {
+    return database.read(connection -> currentState(connection, simId));
+  }
+
   /** Checks that the sim exists: {@code not_found} when it does not. */
   public void requireExists(String simId) {
-    Objects.requireNonNull(simId, "simId");
     database.read(
         connection -> {
           requireExists(connection, simId);
