@@ -302,11 +302,7 @@ public final class SimRepository {
     }
   }
 
-  /**
-   * How the sim's log ended as stored ({@code complete}, {@code failed}, ...); empty while it runs.
-   *
-   * @throws CascadeException {@code not_found} when there is no such sim
-   */
+  /** How the sim's log ended as stored ({@code failed}, ...); empty while it runs; not_found. */
   public Optional<String> logOutcome(String simId) {
     Objects.requireNonNull(simId, "simId");
     return database.read(
