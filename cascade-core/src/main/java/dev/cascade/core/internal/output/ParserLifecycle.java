@@ -138,6 +138,13 @@ final class ParserLifecycle {
     }
     sim.chunksParsed = seq + 1;
     sim.highestHeld = seq;
+    ParseRecorder.Prepared prepared;
+    try {
+      prepared = recorder.prepare(sim, before); // the JSON, before the writer's turn
+    } catch (RuntimeException e) {
+      discard(sim);
+      throw e;
+    }
     boolean stored =
         write(
             sim,
@@ -145,7 +152,7 @@ final class ParserLifecycle {
               if (!intake.store(connection, sim.simId, seq, bytes)) {
                 return false; // nothing written: the parse above must not count
               }
-              recorder.store(connection, sim, before);
+              recorder.store(connection, sim, prepared);
               return true;
             });
     if (!stored) {

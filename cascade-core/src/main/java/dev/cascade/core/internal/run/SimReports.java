@@ -3,7 +3,6 @@ package dev.cascade.core.internal.run;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.FailureClass;
-import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
@@ -57,13 +56,13 @@ public final class SimReports {
    * missing ones. The heartbeat's time and the move it makes commit together.
    */
   public HeartbeatReply heartbeat(String simId, Heartbeat heartbeat) {
-    Sim sim = sim(simId);
-    if (sim.state().isFinished()) {
+    SimState state = state(simId); // the state alone: a routine heartbeat needs no more
+    if (state.isFinished()) {
       times.beat(simId, clock.instant());
-      return sim.state() == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
+      return state == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
     }
     // A running sim's heartbeat that is not its last changes nothing but the heartbeat time.
-    SimState alive = sim.state() == SimState.RUNNING ? null : SimState.RUNNING;
+    SimState alive = state == SimState.RUNNING ? null : SimState.RUNNING;
     if (!heartbeat.isFinal()) {
       if (alive == null) {
         times.beat(simId, clock.instant()); // written within a second, with others
@@ -100,9 +99,7 @@ public final class SimReports {
       log.info("sim {} {}", simId, finalState.wireName() + (error == null ? "" : ": " + error));
       launches.stopAfterFinish(simId);
     }
-    return sim(simId).state() == SimState.CANCELLED
-        ? HeartbeatReply.CANCEL
-        : HeartbeatReply.CONTINUE;
+    return state(simId) == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
   }
 
   /**
@@ -137,7 +134,11 @@ public final class SimReports {
     return moved;
   }
 
-  private Sim sim(String simId) {
-    return sims.find(simId).orElseThrow(() -> RunService.simNotFound(simId));
+  private SimState state(String simId) {
+    try {
+      return sims.state(simId);
+    } catch (CascadeException e) {
+      throw e.code() == ErrorCode.NOT_FOUND ? RunService.simNotFound(simId) : e;
+    }
   }
 }

@@ -235,7 +235,8 @@ public final class Database implements AutoCloseable {
   }
 
   private static Connection connect(Path file) throws SQLException {
-    Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    Connection connection =
+        StatementCache.wrap(DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath()));
     try (Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
       statement.execute("PRAGMA journal_mode = WAL");

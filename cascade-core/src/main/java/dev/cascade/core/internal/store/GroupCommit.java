@@ -1,6 +1,7 @@
 package dev.cascade.core.internal.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.locks.Condition;
@@ -33,6 +34,9 @@ final class GroupCommit implements AutoCloseable {
 
   private final Connection writer;
   private final Statement control;
+  // Prepared once: a write's savepoint is two statements, run as often as writes come.
+  private final PreparedStatement savepoint;
+  private final PreparedStatement release;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition pending = lock.newCondition();
   private final Condition committed = lock.newCondition();
@@ -44,6 +48,8 @@ final class GroupCommit implements AutoCloseable {
   GroupCommit(Connection writer, String name) throws SQLException {
     this.writer = writer;
     this.control = writer.createStatement();
+    this.savepoint = writer.prepareStatement("SAVEPOINT write");
+    this.release = writer.prepareStatement("RELEASE write");
     this.committer = Thread.ofPlatform().daemon().name(name).unstarted(this::commitLoop);
     committer.start();
   }
@@ -76,11 +82,11 @@ final class GroupCommit implements AutoCloseable {
         control.execute("BEGIN");
         batch.begun = true;
       }
-      control.execute("SAVEPOINT write");
+      savepoint.execute();
       T result;
       try {
         result = work.apply(writer);
-        control.execute("RELEASE write");
+        release.execute();
       } catch (SQLException | RuntimeException e) {
         undo(batch, e);
         throw e;
@@ -189,6 +195,8 @@ final class GroupCommit implements AutoCloseable {
     }
     try {
       control.close();
+      savepoint.close();
+      release.close();
     } catch (SQLException e) {
       // the connection is closed next anyway
     }

@@ -54,6 +54,16 @@ public final class KernelRepository {
    */
   public boolean insert(Connection connection, String simId, int position, KernelStats kernel)
       throws SQLException {
+    return insert(connection, simId, position, kernel, statsJson(kernel));
+  }
+
+  /**
+   * {@link #insert(Connection, String, int, KernelStats)} with the statistics already written as
+   * {@link #statsJson}: built before the write, so the single writer's turn holds only the insert.
+   */
+  public boolean insert(
+      Connection connection, String simId, int position, KernelStats kernel, String statsJson)
+      throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO sim_kernels"
@@ -67,7 +77,7 @@ public final class KernelRepository {
       insert.setLong(6, kernel.cycles());
       insert.setLong(7, kernel.instructions());
       insert.setDouble(8, kernel.ipc());
-      insert.setString(9, statsJson(kernel));
+      insert.setString(9, statsJson);
       return insert.executeUpdate() == 1;
     }
   }
@@ -169,7 +179,7 @@ public final class KernelRepository {
   }
 
   /** The block's statistics as one JSON object, in log order, written without boxing. */
-  static String statsJson(KernelStats kernel) {
+  public static String statsJson(KernelStats kernel) {
     StringWriter out = new StringWriter(32 * kernel.stats().size() + 2);
     try (JsonGenerator json = JSON.createGenerator(out)) {
       json.writeStartObject();

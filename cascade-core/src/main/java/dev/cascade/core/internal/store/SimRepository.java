@@ -302,11 +302,7 @@ public final class SimRepository {
     }
   }
 
-  /**
-   * How the sim's log ended as stored ({@code complete}, {@code failed}, ...); empty while it runs.
-   *
-   * @throws CascadeException {@code not_found} when there is no such sim
-   */
+  /** How the sim's log ended as stored ({@code failed}, ...); empty while it runs; not_found. */
   public Optional<String> logOutcome(String simId) {
     Objects.requireNonNull(simId, "simId");
     return database.read(
@@ -324,9 +320,13 @@ public final class SimRepository {
         });
   }
 
+  /** The sim's state alone, all a routine heartbeat needs; {@code not_found} when it is absent. */
+  public SimState state(String simId) {
+    return database.read(connection -> currentState(connection, simId));
+  }
+
   /** Checks that the sim exists: {@code not_found} when it does not. */
   public void requireExists(String simId) {
-    Objects.requireNonNull(simId, "simId");
     database.read(
         connection -> {
           requireExists(connection, simId);

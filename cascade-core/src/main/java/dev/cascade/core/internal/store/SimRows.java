@@ -34,42 +34,41 @@ final class SimRows {
           + " s.accelsim_build AS sim_accelsim_build, s.gpgpusim_build AS sim_gpgpusim_build,"
           + " s.reused_from AS sim_reused_from";
 
-  /** Reads the {@link #COLUMNS} of the current row. */
+  /** Reads the {@link #COLUMNS} of the current row; they must come first in the select. */
   static Sim read(ResultSet row) throws SQLException {
-    int exitCode = row.getInt("sim_exit_code");
+    // By position (COLUMNS in order): a lookup by label scans every column name, per value.
+    int exitCode = row.getInt(8);
     Integer storedExitCode = row.wasNull() ? null : exitCode;
     return new Sim(
-        row.getString("sim_id"),
-        row.getString("sim_run_id"),
-        row.getString("sim_gpu_config"),
-        row.getInt("sim_replica"),
-        SimState.fromWireName(row.getString("sim_state")),
-        row.getString("sim_launcher_ref"),
-        row.getString("sim_error"),
+        row.getString(1),
+        row.getString(2),
+        row.getString(3),
+        row.getInt(4),
+        SimState.fromWireName(row.getString(5)),
+        row.getString(6),
+        row.getString(7),
         storedExitCode,
-        SqlTimes.instant(row.getString("sim_created_at")),
-        SqlTimes.instant(row.getString("sim_launched_at")),
-        SqlTimes.instant(row.getString("sim_last_heartbeat_at")),
-        SqlTimes.instant(row.getString("sim_finished_at")),
-        row.getString("sim_launcher_name"),
+        SqlTimes.instant(row.getString(9)),
+        SqlTimes.instant(row.getString(10)),
+        SqlTimes.instant(row.getString(11)),
+        SqlTimes.instant(row.getString(12)),
+        row.getString(13),
         new SimProgress(
-            row.getInt("sim_kernels_done"),
-            row.getInt("sim_kernels_total"),
-            row.getString("sim_current_kernel"),
-            Metrics.fromJson(row.getString("sim_latest_metrics")),
-            row.getString("sim_log_outcome")),
-        row.getInt("sim_attempt"),
-        row.getString("sim_kernel_window"),
-        row.getString("sim_failure_class") == null
-            ? null
-            : FailureClass.fromWireName(row.getString("sim_failure_class")),
+            row.getInt(14),
+            row.getInt(15),
+            row.getString(16),
+            Metrics.fromJson(row.getString(17)),
+            row.getString(18)),
+        row.getInt(19),
+        row.getString(20),
+        row.getString(21) == null ? null : FailureClass.fromWireName(row.getString(21)),
         new Provenance(
-            row.getString("sim_trace_hash"),
-            row.getString("sim_config_hash"),
-            row.getString("sim_simulator"),
-            row.getString("sim_accelsim_build"),
-            row.getString("sim_gpgpusim_build"),
-            row.getString("sim_reused_from")));
+            row.getString(22),
+            row.getString(23),
+            row.getString(24),
+            row.getString(25),
+            row.getString(26),
+            row.getString(27)));
   }
 
   /** The row of {@code SELECT run_id, gpu_config, state, chunks_parsed, ... log_outcome}. */
