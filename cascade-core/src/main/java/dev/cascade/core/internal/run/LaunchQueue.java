@@ -38,7 +38,12 @@ final class LaunchQueue implements AutoCloseable {
           try {
             launch.run();
           } catch (RuntimeException e) {
-            log.error("launching {} failed unexpectedly", what, e);
+            if (executor.isShutdown()) {
+              // Closing interrupts launches in flight; the next start recovers their sims.
+              log.info("launching {} stopped: Cascade is shutting down ({})", what, e.getMessage());
+            } else {
+              log.error("launching {} failed unexpectedly", what, e);
+            }
           } finally {
             inFlight.decrementAndGet();
             slots.release();
