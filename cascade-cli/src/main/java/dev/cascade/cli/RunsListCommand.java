@@ -1,9 +1,8 @@
 package dev.cascade.cli;
 
-import dev.cascade.core.Run;
-import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
-import dev.cascade.core.SimState;
+import dev.cascade.core.RunSummary;
+import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.json.RunListJson;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -20,7 +19,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code cascade runs list}: a page of the runs of a running Cascade, newest first, filtered by
- * trace, state and owner; the last line names the command for the next page.
+ * trace, state and owner; the last line names the command for the next page. One request per page:
+ * it prints the summaries the server lists, never reading the runs' sims.
  */
 @Command(
     name = "list",
@@ -75,7 +75,7 @@ final class RunsListCommand implements Callable<Integer> {
           RunQuery query =
               new RunQuery(
                   trace, state == null ? null : RunQuery.state(state), owner, limit, cursor);
-          RunPage page = client.runs().list(query);
+          RunSummaryPage page = client.runSummaries(query);
           return Printed.answer(
               spec,
               json,
@@ -103,8 +103,8 @@ final class RunsListCommand implements Callable<Integer> {
   }
 
   private static void print(
-      PrintWriter out, RunPage page, String url, Function<String, String> nextPage) {
-    List<Run> runs = page.runs();
+      PrintWriter out, RunSummaryPage page, String url, Function<String, String> nextPage) {
+    List<RunSummary> runs = page.runs();
     if (runs.isEmpty()) {
       out.println(
           "No runs on "
@@ -124,16 +124,16 @@ final class RunsListCommand implements Callable<Integer> {
             "SIMS BY STATE",
             ">KERNELS",
             ">AGE");
-    for (Run run : runs) {
+    for (RunSummary run : runs) {
       table.row(
           run.id(),
           run.traceId(),
           run.state().wireName(),
           run.owner(),
-          run.sims().size(),
+          run.simCount(),
           Printed.entries(run.entries()),
           byState(run),
-          kernels(run),
+          run.kernelsDone() + "/" + run.kernelsTotal(),
           Formats.ago(run.createdAt().toString(), now));
     }
     table.print(out);
@@ -142,26 +142,10 @@ final class RunsListCommand implements Callable<Integer> {
     }
   }
 
-  /** Kernels done of the kernels to simulate, over the latest attempts: {@code 12/24}. */
-  private static String kernels(Run run) {
-    long done = 0;
-    long total = 0;
-    for (var sim : run.latestAttempts()) {
-      done += sim.progress().kernelsDone();
-      total += sim.progress().kernelsTotal();
-    }
-    return done + "/" + total;
-  }
-
   /** How many sims are in each state that has any, as the API counts them: {@code running 2}. */
-  static String byState(Run run) {
+  private static String byState(RunSummary run) {
     Map<String, Integer> counts = new LinkedHashMap<>();
-    for (SimState state : SimState.values()) {
-      int count = (int) run.sims().stream().filter(sim -> sim.state() == state).count();
-      if (count > 0) {
-        counts.put(state.wireName(), count);
-      }
-    }
+    run.simsByState().forEach((state, count) -> counts.put(state.wireName(), count));
     return Printed.counts(counts);
   }
 }

@@ -77,6 +77,17 @@ final class RunsListPagingIT {
   }
 
   @Test
+  void list_isOneRequestPerPage_notOnePerRun() {
+    long before = cascade.server.responses(200);
+    Result page = cascade.run("runs", "list", "--limit", "5");
+    long requests = cascade.server.responses(200) - before;
+
+    assertThat(page.exit()).as(page.err()).isZero();
+    assertThat(idsIn(page.out())).isEqualTo(newestFirst.subList(0, 5));
+    assertThat(requests).isOne();
+  }
+
+  @Test
   void list_filtersByStateAndOwnerTogether() throws Exception {
     Result cancelled = cascade.run("runs", "list", "--state", "cancelled", "--owner", "alice");
     Result json =

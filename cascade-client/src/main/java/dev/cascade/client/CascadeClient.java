@@ -3,6 +3,8 @@ package dev.cascade.client;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Results;
+import dev.cascade.core.RunQuery;
+import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.Runs;
 import dev.cascade.core.TraceUploads;
 import dev.cascade.core.Traces;
@@ -43,7 +45,7 @@ public final class CascadeClient implements AutoCloseable {
   }
 
   private final Http http;
-  private final Runs runs;
+  private final RemoteRuns runs;
   private final Traces traces;
   private final Results results;
 
@@ -87,6 +89,15 @@ public final class CascadeClient implements AutoCloseable {
   /** Runs and their sims on the server. */
   public Runs runs() {
     return runs;
+  }
+
+  /**
+   * A page of the runs list as the server lists it, in one request: each run's summary (configs,
+   * sims by state, kernels), without its sims. {@code runs().list(query)} gives the same runs whole
+   * but reads each on its own, one request per run.
+   */
+  public RunSummaryPage runSummaries(RunQuery query) {
+    return runs.summaries(query);
   }
 
   /**

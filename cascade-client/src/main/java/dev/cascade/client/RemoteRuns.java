@@ -12,6 +12,8 @@ import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
+import dev.cascade.core.RunSummary;
+import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
@@ -100,20 +102,29 @@ final class RemoteRuns implements Runs {
     }
   }
 
-  /** {@code GET /api/runs?...}, then each run of the page on its own (with its sims). */
+  /**
+   * The page's runs whole, with their sims: {@code GET /api/runs?...}, then each run of the page on
+   * its own, so one request per run and every sim of each moved. To show a list, {@link
+   * #summaries(RunQuery)} gives what the server lists in one request.
+   */
   @Override
   public RunPage list(RunQuery query) {
+    RunSummaryPage summaries = summaries(query);
+    List<Run> runs = new ArrayList<>();
+    for (RunSummary summary : summaries.runs()) {
+      find(summary.id()).ifPresent(runs::add);
+    }
+    return new RunPage(runs, summaries.nextCursor());
+  }
+
+  /** {@code GET /api/runs?...}: the page of run summaries, in one request. */
+  RunSummaryPage summaries(RunQuery query) {
     StringBuilder path = new StringBuilder("/api/runs?limit=").append(query.limit());
     appendParam(path, "trace", query.traceId());
     appendParam(path, "state", query.state() == null ? null : query.state().wireName());
     appendParam(path, "owner", query.owner());
     appendParam(path, "cursor", query.cursor());
-    RunListJson.PageIds ids = http.get(path.toString(), RunListJson::readPageIds);
-    List<Run> runs = new ArrayList<>();
-    for (String id : ids.ids()) {
-      find(id).ifPresent(runs::add);
-    }
-    return new RunPage(runs, ids.nextCursor());
+    return http.get(path.toString(), RunListJson::readPage);
   }
 
   private static void appendParam(StringBuilder path, String name, String value) {

@@ -2,6 +2,8 @@ package dev.cascade.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,9 +13,13 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.Run;
+import dev.cascade.core.RunConfigProgress;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
+import dev.cascade.core.RunSummary;
+import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
@@ -147,6 +153,40 @@ final class CascadeClientIT {
                 .toList());
     assertThat(schedule.get(simId).eta()).isNotNull();
     assertThat(schedule.get(simId).basis()).isEqualTo("1 earlier sim of this trace on SM90_H100");
+  }
+
+  @Test
+  void runSummaries_areOneRequestForThePage_withEachRunsProgress() throws Exception {
+    Run older = client.runs().create("demo", List.of(new RunEntry("SM90_H100", 1)));
+    Run newer =
+        client
+            .runs()
+            .create("demo", List.of(new RunEntry("SM90_H100", 2), new RunEntry("SM90_H200", 1)));
+    SimLaunch sim = server.nextLaunchesByName(4).get("SM90_H200#0");
+    server.heartbeat(sim);
+    server.finishKernel(sim, 0);
+    RunQuery query = RunQuery.firstPage().withLimit(1);
+    await()
+        .atMost(TestServer.WAIT)
+        .untilAsserted(
+            () -> assertThat(client.runSummaries(query).runs().getFirst().kernelsDone()).isOne());
+
+    long before = server.server.responses(200);
+    RunSummaryPage first = client.runSummaries(query);
+    long requests = server.server.responses(200) - before;
+    RunSummaryPage second = client.runSummaries(query.withCursor(first.nextCursor()));
+
+    assertThat(requests).isOne();
+    assertThat(first.runs()).extracting(RunSummary::id).containsExactly(newer.id());
+    assertThat(first.runs().getFirst()).isEqualTo(RunSummary.of(client.runs().get(newer.id())));
+    RunSummary summary = first.runs().getFirst();
+    assertThat(summary.simCount()).isEqualTo(3);
+    assertThat(summary.kernelsTotal()).isEqualTo(3L * TestServer.KERNELS);
+    assertThat(summary.configs())
+        .extracting(RunConfigProgress::gpuConfig, RunConfigProgress::kernelsDone)
+        .containsExactly(tuple("SM90_H100", 0L), tuple("SM90_H200", 1L));
+    assertThat(second.runs()).extracting(RunSummary::id).containsExactly(older.id());
+    assertThat(second.nextCursor()).isNull();
   }
 
   @Test

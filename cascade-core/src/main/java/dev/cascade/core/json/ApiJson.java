@@ -250,23 +250,6 @@ public final class ApiJson {
         run.integer("priority", 0));
   }
 
-  /**
-   * One run of {@code GET /api/runs}: without its sims, with {@code sims_by_state}, how many sims
-   * are in each state that has any.
-   */
-  public static Map<String, Object> writeRunSummary(Run run) {
-    Map<String, Object> fields = runFields(run);
-    Map<String, Integer> byState = new LinkedHashMap<>();
-    for (SimState state : SimState.values()) {
-      int count = (int) run.latestAttempts().stream().filter(sim -> sim.state() == state).count();
-      if (count > 0) {
-        byState.put(state.wireName(), count);
-      }
-    }
-    fields.put("sims_by_state", byState);
-    return fields;
-  }
-
   static Map<String, Object> runFields(Run run) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("id", run.id());

@@ -90,7 +90,7 @@ final class ApiJsonTest {
 
   @Test
   void runSummary_countsSimsByState_andIsNotAWholeRun() throws IOException {
-    JsonNode summary = sent(ApiJson.writeRunSummary(JsonSamples.run()));
+    JsonNode summary = sent(RunListJson.writeSummary(JsonSamples.run()));
 
     assertThat(summary.get("id").asText()).isEqualTo("r_1");
     assertThat(summary.get("sims_by_state").toString()).isEqualTo("{\"running\":1,\"failed\":1}");
