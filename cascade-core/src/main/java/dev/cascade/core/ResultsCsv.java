@@ -1,7 +1,6 @@
 package dev.cascade.core;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,12 +48,12 @@ public final class ResultsCsv {
             results.stream()
                 .flatMap(config -> config.kernels().stream().map(KernelComparison::name))
                 .toList());
-    row(out, CSV_HEADER);
+    CsvCells.row(out, CSV_HEADER);
     for (int i = 0; i < results.size(); i++) {
       ConfigResult config = results.get(i);
       ConfigSpeedups speedup = speedups.get(i);
       for (KernelComparison kernel : config.kernels()) {
-        row(
+        CsvCells.row(
             out,
             csvRow(
                 config,
@@ -63,7 +62,7 @@ public final class ResultsCsv {
                 speedup,
                 speedup.kernel(kernel.name(), kernel.instance())));
       }
-      row(out, csvRow(config, "total", config.total(), speedup, speedup.total()));
+      CsvCells.row(out, csvRow(config, "total", config.total(), speedup, speedup.total()));
     }
   }
 
@@ -105,7 +104,7 @@ public final class ResultsCsv {
     List<String> cells = new ArrayList<>(CSV_HEADER.size());
     cells.add(config.gpuConfig());
     cells.add(config.arch() == null ? "" : config.arch());
-    cells.add(config.clockMhz() == null ? "" : number(config.clockMhz()));
+    cells.add(config.clockMhz() == null ? "" : CsvCells.number(config.clockMhz()));
     cells.add(Integer.toString(config.replicas()));
     cells.add(Integer.toString(config.succeeded()));
     cells.add(row);
@@ -116,7 +115,7 @@ public final class ResultsCsv {
     for (Spread spread :
         List.of(kernel.cycles(), kernel.instructions(), kernel.ipc(), kernel.simulatedTimeUs())) {
       for (double statistic : List.of(spread.mean(), spread.stdev(), spread.min(), spread.max())) {
-        cells.add(spread.isEmpty() ? "" : number(statistic));
+        cells.add(spread.isEmpty() ? "" : CsvCells.number(statistic));
       }
     }
     cells.add(speedups.baseline());
@@ -124,37 +123,9 @@ public final class ResultsCsv {
         Arrays.asList(
             speedup == null ? null : speedup.cycles(),
             speedup == null ? null : speedup.simulatedTime())) {
-      cells.add(ratio == null ? "" : number(ratio.ratio()));
+      cells.add(ratio == null ? "" : CsvCells.number(ratio.ratio()));
       cells.add(ratio == null ? "" : ratio.verdict().wireName());
     }
     return cells;
-  }
-
-  /** A number as plain decimal text: no exponent, no trailing {@code .0}. */
-  private static String number(double value) {
-    if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-      return Long.toString((long) value);
-    }
-    return new BigDecimal(Double.toString(value)).toPlainString();
-  }
-
-  private static void row(Appendable out, List<String> cells) throws IOException {
-    for (int i = 0; i < cells.size(); i++) {
-      if (i > 0) {
-        out.append(',');
-      }
-      out.append(quote(cells.get(i)));
-    }
-    out.append("\r\n");
-  }
-
-  private static String quote(String cell) {
-    if (cell.indexOf(',') < 0
-        && cell.indexOf('"') < 0
-        && cell.indexOf('\n') < 0
-        && cell.indexOf('\r') < 0) {
-      return cell;
-    }
-    return '"' + cell.replace("\"", "\"\"") + '"';
   }
 }

@@ -1,7 +1,6 @@
 package dev.cascade.core;
 
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -73,7 +72,7 @@ public final class SimsCsv {
     for (String stat : stats) {
       header.add(ID_COLUMNS.contains(stat) ? "stat:" + stat : stat);
     }
-    row(out, header);
+    CsvCells.row(out, header);
     for (Sim sim : run.latestAttempts()) {
       KernelWindow window = sim.kernels() == null ? null : KernelWindow.parse(sim.kernels());
       for (KernelResult kernel : kernels.apply(sim)) {
@@ -95,7 +94,7 @@ public final class SimsCsv {
         cells.add(KernelNames.system().readable(kernel.name()));
         cells.add(Long.toString(kernel.cycles()));
         cells.add(Long.toString(kernel.instructions()));
-        cells.add(number(kernel.ipc()));
+        cells.add(CsvCells.number(kernel.ipc()));
         cells.add(text(provenance.traceHash()));
         cells.add(text(provenance.configHash()));
         cells.add(text(provenance.simulator()));
@@ -106,7 +105,7 @@ public final class SimsCsv {
           Number value = kernel.stats().get(stat);
           cells.add(value == null ? "" : number(value));
         }
-        row(out, cells);
+        CsvCells.row(out, cells);
       }
     }
   }
@@ -127,33 +126,6 @@ public final class SimsCsv {
     if (value instanceof Long || value instanceof Integer) {
       return value.toString();
     }
-    return number(value.doubleValue());
-  }
-
-  /** Plain decimal text, as pandas reads it: no exponent, no trailing {@code .0}; empty if NaN. */
-  private static String number(double value) {
-    if (!Double.isFinite(value)) {
-      return "";
-    }
-    if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-      return Long.toString((long) value);
-    }
-    return new BigDecimal(Double.toString(value)).toPlainString();
-  }
-
-  private static void row(Appendable out, List<String> cells) throws IOException {
-    for (int i = 0; i < cells.size(); i++) {
-      if (i > 0) {
-        out.append(',');
-      }
-      String cell = cells.get(i);
-      boolean quote =
-          cell.indexOf(',') >= 0
-              || cell.indexOf('"') >= 0
-              || cell.indexOf('\n') >= 0
-              || cell.indexOf('\r') >= 0;
-      out.append(quote ? '"' + cell.replace("\"", "\"\"") + '"' : cell);
-    }
-    out.append("\r\n");
+    return CsvCells.number(value.doubleValue());
   }
 }
