@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,11 @@ final class SlurmFetchIT {
   @BeforeEach
   void cluster() {
     settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @AfterEach
+  void stopWhatIsLeft() {
+    SlurmTestCleanup.stopEverythingUnder(settings, dir);
   }
 
   @Test

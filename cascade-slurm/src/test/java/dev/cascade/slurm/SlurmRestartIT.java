@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,11 @@ final class SlurmRestartIT {
   @BeforeEach
   void cluster() {
     settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @AfterEach
+  void stopWhatIsLeft() {
+    SlurmTestCleanup.stopEverythingUnder(settings, dir);
   }
 
   @Test

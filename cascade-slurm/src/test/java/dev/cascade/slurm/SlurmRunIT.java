@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,11 @@ final class SlurmRunIT {
   @BeforeEach
   void cluster() {
     settings = SlurmCluster.settingsOrSkip();
+  }
+
+  @AfterEach
+  void stopWhatIsLeft() {
+    SlurmTestCleanup.stopEverythingUnder(settings, dir);
   }
 
   @Test

@@ -44,9 +44,13 @@ final class SlurmStatesIT {
 
   @AfterEach
   void cancelWhatIsLeft() {
-    if (settings != null) {
-      SlurmLauncher cleaner = new SlurmLauncher(settings);
-      submitted.forEach(cleaner::stop);
+    try {
+      if (settings != null) {
+        SlurmLauncher cleaner = new SlurmLauncher(settings);
+        submitted.forEach(cleaner::stop);
+      }
+    } finally {
+      SlurmTestCleanup.stopEverythingUnder(settings, dir);
     }
   }
 
