@@ -26,7 +26,7 @@ final class StatsBlock {
 
   private static final int LAYOUT_CACHE = 8;
 
-  private final KeyTable keys = new KeyTable();
+  private final ParserKeys keys = new ParserKeys(KeyTable.SHARED);
   private final NumberScanner number = new NumberScanner();
   private final Key gpuSimCycle = keys.intern("gpu_sim_cycle");
   private final Key gpuSimInsn = keys.intern("gpu_sim_insn");
@@ -164,17 +164,15 @@ final class StatsBlock {
       return;
     }
     Key k = key;
-    if (key.generation != generation) {
-      key.generation = generation;
-      key.occurrences = 1;
+    if (keys.generation(key) != generation) {
+      keys.added(key, generation, 1);
     } else {
-      int n = key.occurrences;
+      int n = keys.occurrences(key);
       do {
         k = keys.repeat(key, ++n);
-      } while (k.generation == generation);
-      key.occurrences = n;
-      k.generation = generation;
-      k.occurrences = 1;
+      } while (keys.generation(k) == generation);
+      keys.added(key, generation, n);
+      keys.added(k, generation, 1);
     }
     if (count == blockKeys.length) {
       blockKeys = Arrays.copyOf(blockKeys, count * 2);
