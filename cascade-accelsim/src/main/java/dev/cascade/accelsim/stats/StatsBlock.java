@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The statistics block of one finished kernel, from {@code kernel_name = ...} to its end, with what
  * carries from one block to the next: the previous totals (a kernel's own cycles and instructions
- * are the differences), the instance counter of each kernel name, and the key table.
+ * are the differences), the instance counter of each kernel name, and the parser's view of the key
+ * table that all parsers share ({@link ParserKeys}).
  *
  * <p>It collects numbers and hands back the {@link KernelStats} when the block closes; reporting
  * them is the parser's job.
@@ -247,11 +248,7 @@ final class StatsBlock {
         return candidate;
       }
     }
-    String[] names = new String[count];
-    for (int i = 0; i < count; i++) {
-      names[i] = blockKeys[i].name;
-    }
-    StatsLayout created = new StatsLayout(names);
+    StatsLayout created = SharedLayouts.SHARED.layout(blockKeys, count);
     layouts[nextLayout] = created;
     nextLayout = (nextLayout + 1) % LAYOUT_CACHE;
     return created;

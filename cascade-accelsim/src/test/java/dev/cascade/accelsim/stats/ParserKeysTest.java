@@ -40,6 +40,15 @@ final class ParserKeysTest {
   }
 
   @Test
+  void twoParsers_shareTheLayoutOfABlockWithTheSameKeys() {
+    BlockStats first = (BlockStats) kernels(LOG).get(0).stats();
+    BlockStats second = (BlockStats) kernels(LOG).get(0).stats();
+
+    assertThat(second.layout()).isSameAs(first.layout());
+    assertThat(second).isEqualTo(first);
+  }
+
+  @Test
   void parsersInManyThreads_giveWhatOneThreadGives() throws Exception {
     StringBuilder log = new StringBuilder();
     for (int k = 0; k < 20; k++) {
@@ -101,6 +110,14 @@ final class ParserKeysTest {
 
     assertThat(keys.repeat(base, 2).name).isEqualTo("x#2");
     assertThat(keys.repeat(base, 12).name).isEqualTo("x#12");
+  }
+
+  private static List<KernelStats> kernels(String log) {
+    KernelStatsParserTest.Recorder recorder = new KernelStatsParserTest.Recorder();
+    KernelStatsParser parser = new KernelStatsParser(recorder);
+    parser.feed(log.getBytes(StandardCharsets.UTF_8));
+    parser.finish();
+    return recorder.kernels;
   }
 
   private static List<String> statNames(String log) {
