@@ -18,6 +18,11 @@ final class BlockStats extends AbstractMap<String, Number> {
   private final long[] values; // a long, or the raw bits of a double
   private final long[] decimals; // bit i set: values[i] is a double
 
+  /** The keys, shared with every block (of any parser) that has the same ones. */
+  StatsLayout layout() {
+    return layout;
+  }
+
   BlockStats(StatsLayout layout, long[] values, long[] decimals) {
     this.layout = layout;
     this.values = values;

@@ -18,8 +18,10 @@ import java.util.Objects;
  *
  * <p>Memory stays constant whatever the log size: the parser keeps the current partial line (at
  * most {@code maxLineBytes}; the excess of a longer line is dropped), the current statistics block,
- * a bounded table of statistic keys and one instance counter per distinct kernel name. It never
- * fails on an unknown or malformed line: such lines are skipped.
+ * its counts of the statistic keys and one instance counter per distinct kernel name; the keys
+ * themselves, and the block layouts seen last, are learnt once in a bounded table that all parsers
+ * in the JVM share (so a server's thousandth sim parses its first kernel as cheaply as its last).
+ * It never fails on an unknown or malformed line: such lines are skipped.
  *
  * <p>A kernel's own cycles and instructions are the differences of {@code gpu_tot_sim_cycle} and
  * {@code gpu_tot_sim_insn} from the previous block, which is what Accel-Sim's {@code get_stats.py

@@ -5,32 +5,45 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Statistic keys by their bytes, so a key seen in every block becomes one {@code String} once and
- * is then found without decoding. Bounded: past {@link #MAX_KEYS} distinct keys, new keys live only
- * until the end of the current block.
+ * is then found without decoding. One table, {@link #SHARED}, serves every parser in the JVM: a
+ * server with thousands of sims learns the ~1,500 keys of a real log once, not once per sim.
+ *
+ * <p>Thread-safe: lookups read without locking (a {@link Key} is immutable but for its caches,
+ * which hold only immutable values and tolerate races); adding a key takes a lock. Bounded: past
+ * {@link #MAX_KEYS} distinct keys it adds no more, and {@link #find} returns null for a new key
+ * (each parser keeps such keys itself until the end of its current block, see {@link ParserKeys}).
  */
 final class KeyTable {
 
   static final int MAX_KEYS = 1 << 16;
+  static final KeyTable SHARED = new KeyTable(MAX_KEYS);
+
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
-  private static final int MAX_CACHED_REPEAT = 1 << 10;
   private static final int MAX_CACHED_FIELDS = 64;
 
-  /** One distinct key, with the parser's per-block bookkeeping. */
+  /** The field of a field list seen at one position: its name and its full key. */
+  private record Field(byte[] name, Key key) {}
+
+  /** One distinct key. */
   static final class Key {
     final String name;
     final byte[] bytes;
     final int hash;
-    int generation = -1; // the block in which this key was last added
-    int occurrences; // how often it was added in that block
-    Key[] repeats; // repeats[n]: the key "name#n"
-    boolean inTable; // false: an overflow key, valid until the block ends
+
+    /**
+     * This key's number: below {@link #MAX_KEYS} for a key of the table, at or above it for a
+     * parser's own overflow key. Parsers keep per-block counts by it.
+     */
+    final int id;
+
+    // Racy caches of immutable values: a reader sees a consistent value or null, never a torn one.
+    private Key[] repeats; // repeats[n]: the key "name#n"
+    private Field[] fields; // the field last seen at each position of a field list
 
     /**
      * True when this is a statistic's name: it holds none of {@code : ( ) , { } "}. A line {@code
@@ -45,39 +58,61 @@ final class KeyTable {
      */
     final int colon;
 
-    // For a field list (colon >= 0): the name and key of the field at each position last seen,
-    // so "L2_cache_bank[3]: Access = 1, Miss = 2" finds L2_cache_bank[3].Miss without a lookup.
-    private byte[][] fieldNames;
-    private Key[] fieldKeys;
-
     /** The key of field {@code position} when it is named {@code b[start, end)} again, or null. */
     Key field(int position, byte[] b, int start, int end) {
-      if (fieldNames != null && position < fieldNames.length) {
-        byte[] name = fieldNames[position];
-        if (name != null && Arrays.equals(name, 0, name.length, b, start, end)) {
-          return fieldKeys[position];
+      Field[] known = fields;
+      if (known != null && position < known.length) {
+        Field field = known[position];
+        if (field != null && Arrays.equals(field.name, 0, field.name.length, b, start, end)) {
+          return field.key;
         }
       }
       return null;
     }
 
+    /** So "L2_cache_bank[3]: Access = 1, Miss = 2" finds L2_cache_bank[3].Miss without a lookup. */
     void rememberField(int position, byte[] b, int start, int end, Key key) {
-      if (!inTable || !key.inTable || position >= MAX_CACHED_FIELDS) {
+      if (!inTable() || !key.inTable() || position >= MAX_CACHED_FIELDS) {
         return;
       }
-      if (fieldNames == null || position >= fieldNames.length) {
-        int length = Math.min(MAX_CACHED_FIELDS, Math.max(8, position * 2));
-        fieldNames = Arrays.copyOf(fieldNames == null ? new byte[0][] : fieldNames, length);
-        fieldKeys = Arrays.copyOf(fieldKeys == null ? new Key[0] : fieldKeys, length);
-      }
-      fieldNames[position] = Arrays.copyOfRange(b, start, end);
-      fieldKeys[position] = key;
+      Field[] known = fields;
+      Field[] copy =
+          Arrays.copyOf(
+              known == null ? new Field[0] : known,
+              known != null && position < known.length
+                  ? known.length
+                  : Math.min(MAX_CACHED_FIELDS, Math.max(8, position * 2)));
+      copy[position] = new Field(Arrays.copyOfRange(b, start, end), key);
+      fields = copy; // copy on write: a reader never sees an array being filled
     }
 
-    Key(String name, byte[] bytes, int hash) {
+    Key repeatCached(int n) {
+      Key[] known = repeats;
+      return known != null && n < known.length ? known[n] : null;
+    }
+
+    void rememberRepeat(int n, Key key) {
+      if (!inTable() || !key.inTable() || n >= MAX_CACHED_REPEAT) {
+        return;
+      }
+      Key[] known = repeats;
+      Key[] copy =
+          Arrays.copyOf(
+              known == null ? new Key[0] : known,
+              known != null && n < known.length ? known.length : Math.max(4, n * 2));
+      copy[n] = key;
+      repeats = copy;
+    }
+
+    boolean inTable() {
+      return id < MAX_KEYS;
+    }
+
+    Key(String name, byte[] bytes, int hash, int id) {
       this.name = name;
       this.bytes = bytes;
       this.hash = hash;
+      this.id = id;
       int colonAt = -1;
       boolean clean = true;
       boolean blank = false;
@@ -96,10 +131,16 @@ final class KeyTable {
     }
   }
 
-  private Key[] slots = new Key[1 << 12];
-  private int size;
-  private final Map<String, Key> overflow = new HashMap<>();
-  private byte[] scratch = new byte[128];
+  private static final int MAX_CACHED_REPEAT = 1 << 10;
+
+  private volatile Key[] slots = new Key[1 << 12];
+  private final int maxKeys;
+  private int size; // guarded by this
+
+  /** A table that adds at most {@code maxKeys} (at most {@link #MAX_KEYS}) keys. */
+  KeyTable(int maxKeys) {
+    this.maxKeys = Math.min(maxKeys, MAX_KEYS);
+  }
 
   /** A hash of {@code bytes[start, end)}, eight bytes at a time. */
   static int hash(byte[] bytes, int start, int end) {
@@ -122,76 +163,48 @@ final class KeyTable {
     return (int) (hash ^ (hash >>> 32));
   }
 
-  Key intern(String name) {
-    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-    return lookup(bytes, 0, bytes.length, hash(bytes, 0, bytes.length));
+  /** The key for {@code bytes[start, end)} (whose {@link #hash} is {@code hash}), or null. */
+  Key find(byte[] bytes, int start, int end, int hash) {
+    Key key = probe(slots, bytes, start, end, hash);
+    return key != null ? key : add(bytes, start, end, hash);
   }
 
-  /** The key for {@code bytes[start, end)}, whose {@link #hash} is {@code hash}. */
-  Key lookup(byte[] bytes, int start, int end, int hash) {
-    Key[] table = slots;
+  private static Key probe(Key[] table, byte[] bytes, int start, int end, int hash) {
     int mask = table.length - 1;
     int i = (hash ^ (hash >>> 16)) & mask;
-    int length = end - start;
     for (Key key = table[i]; key != null; key = table[i]) {
       if (key.hash == hash && Arrays.equals(key.bytes, 0, key.bytes.length, bytes, start, end)) {
         return key;
       }
       i = (i + 1) & mask;
     }
+    return null;
+  }
+
+  /** Adds a key not found without the lock; null when the table is full. */
+  private synchronized Key add(byte[] bytes, int start, int end, int hash) {
+    Key[] table = slots;
+    Key known = probe(table, bytes, start, end, hash);
+    if (known != null || size >= maxKeys) {
+      return known;
+    }
     byte[] copy = Arrays.copyOfRange(bytes, start, end);
-    Key created = new Key(new String(copy, 0, length, StandardCharsets.UTF_8), copy, hash);
-    if (size >= MAX_KEYS) {
-      Key existing = overflow.putIfAbsent(created.name, created);
-      return existing == null ? created : existing;
+    Key created = new Key(new String(copy, StandardCharsets.UTF_8), copy, hash, size);
+    if ((size + 1) * 2 > table.length) {
+      table = grow(table);
     }
-    created.inTable = true;
+    int mask = table.length - 1;
+    int i = (hash ^ (hash >>> 16)) & mask;
+    while (table[i] != null) {
+      i = (i + 1) & mask;
+    }
     table[i] = created;
-    if (++size * 2 > table.length) {
-      grow();
-    }
+    size++;
+    slots = table; // volatile write: publishes the grown table and the new key
     return created;
   }
 
-  /** The key {@code base#n}, the n-th occurrence of {@code base} in one block. */
-  Key repeat(Key base, int n) {
-    Key[] repeats = base.repeats;
-    if (repeats != null && n < repeats.length && repeats[n] != null) {
-      return repeats[n];
-    }
-    int digits = 1;
-    for (int rest = n / 10; rest > 0; rest /= 10) {
-      digits++;
-    }
-    int length = base.bytes.length + 1 + digits;
-    if (scratch.length < length) {
-      scratch = new byte[Math.max(length, scratch.length * 2)];
-    }
-    System.arraycopy(base.bytes, 0, scratch, 0, base.bytes.length);
-    scratch[base.bytes.length] = '#';
-    for (int i = length - 1, rest = n; i > base.bytes.length; i--, rest /= 10) {
-      scratch[i] = (byte) ('0' + rest % 10);
-    }
-    Key key = lookup(scratch, 0, length, hash(scratch, 0, length));
-    if (n < MAX_CACHED_REPEAT && key.inTable) {
-      if (repeats == null || n >= repeats.length) {
-        repeats = Arrays.copyOf(repeats == null ? new Key[0] : repeats, Math.max(4, n * 2));
-        base.repeats = repeats;
-      }
-      repeats[n] = key;
-    }
-    return key;
-  }
-
-  /** Forgets the keys that did not fit in the table; called when a block starts. */
-  void startBlock() {
-    if (!overflow.isEmpty()) {
-      overflow.clear();
-    }
-  }
-
-  private void grow() {
-    Key[] old = slots;
+  private static Key[] grow(Key[] old) {
     Key[] table = new Key[old.length * 2];
     int mask = table.length - 1;
     for (Key key : old) {
@@ -203,6 +216,6 @@ final class KeyTable {
         table[i] = key;
       }
     }
-    slots = table;
+    return table;
   }
 }

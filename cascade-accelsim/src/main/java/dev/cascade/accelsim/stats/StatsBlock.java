@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The statistics block of one finished kernel, from {@code kernel_name = ...} to its end, with what
  * carries from one block to the next: the previous totals (a kernel's own cycles and instructions
- * are the differences), the instance counter of each kernel name, and the key table.
+ * are the differences), the instance counter of each kernel name, and the parser's view of the key
+ * table that all parsers share ({@link ParserKeys}).
  *
  * <p>It collects numbers and hands back the {@link KernelStats} when the block closes; reporting
  * them is the parser's job.
@@ -26,7 +27,7 @@ final class StatsBlock {
 
   private static final int LAYOUT_CACHE = 8;
 
-  private final KeyTable keys = new KeyTable();
+  private final ParserKeys keys = new ParserKeys(KeyTable.SHARED);
   private final NumberScanner number = new NumberScanner();
   private final Key gpuSimCycle = keys.intern("gpu_sim_cycle");
   private final Key gpuSimInsn = keys.intern("gpu_sim_insn");
@@ -164,17 +165,15 @@ final class StatsBlock {
       return;
     }
     Key k = key;
-    if (key.generation != generation) {
-      key.generation = generation;
-      key.occurrences = 1;
+    if (keys.generation(key) != generation) {
+      keys.added(key, generation, 1);
     } else {
-      int n = key.occurrences;
+      int n = keys.occurrences(key);
       do {
         k = keys.repeat(key, ++n);
-      } while (k.generation == generation);
-      key.occurrences = n;
-      k.generation = generation;
-      k.occurrences = 1;
+      } while (keys.generation(k) == generation);
+      keys.added(key, generation, n);
+      keys.added(k, generation, 1);
     }
     if (count == blockKeys.length) {
       blockKeys = Arrays.copyOf(blockKeys, count * 2);
@@ -249,11 +248,7 @@ final class StatsBlock {
         return candidate;
       }
     }
-    String[] names = new String[count];
-    for (int i = 0; i < count; i++) {
-      names[i] = blockKeys[i].name;
-    }
-    StatsLayout created = new StatsLayout(names);
+    StatsLayout created = SharedLayouts.SHARED.layout(blockKeys, count);
     layouts[nextLayout] = created;
     nextLayout = (nextLayout + 1) % LAYOUT_CACHE;
     return created;
