@@ -290,11 +290,12 @@ final class OpenApiPaths {
             "put",
             "/api/sims/{id}/chunks/{seq}",
             "putSimChunk",
-            "A sim stores chunk seq of its output; idempotent")
+            "A sim stores chunk seq of its output; idempotent for the same bytes, a conflict for"
+                + " other bytes or a new chunk after the sim's end")
         .security(SIM)
         .params(SIM_ID, param("path", "seq", true, "The chunk's place, from 0", integer()))
         .body(content("application/octet-stream", map("type", "string", "format", "binary")))
-        .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 413, 422);
+        .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 409, 413, 422);
     op(
             "get",
             "/api/sims/{id}/trace",

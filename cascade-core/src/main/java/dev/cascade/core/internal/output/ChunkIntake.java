@@ -1,17 +1,20 @@
 package dev.cascade.core.internal.output;
 
+import dev.cascade.core.CascadeException;
+import dev.cascade.core.ErrorCode;
 import dev.cascade.core.internal.store.ChunkRepository;
 import dev.cascade.core.internal.store.ChunkRepository.Chunk;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Chunk intake: stores a sim's chunks idempotently by seq (the first copy wins, a re-send changes
- * nothing), keeps a chunk that arrives after a gap, and finds the chunks that have become
- * contiguous once the gap fills. Works in the caller's write transaction, so it sees the chunk the
- * transaction has just stored.
+ * Chunk intake: stores a sim's chunks idempotently by seq (the first copy wins, a re-send of the
+ * same bytes changes nothing, one of other bytes is refused), keeps a chunk that arrives after a
+ * gap, and finds the chunks that have become contiguous once the gap fills. Works in the caller's
+ * write transaction, so it sees the chunk the transaction has just stored.
  */
 final class ChunkIntake {
 
@@ -40,8 +43,36 @@ final class ChunkIntake {
 
   /** True when chunk {@code seq} of the sim is held. */
   boolean holds(Connection connection, String simId, long seq) throws SQLException {
+    return held(connection, simId, seq) != null;
+  }
+
+  /**
+   * Checks that chunk {@code seq}, sent again, has the bytes held for it. A re-send with other
+   * bytes is refused ({@code conflict}) rather than answered as held: the app keeps the first copy,
+   * so answering 2xx would acknowledge bytes it does not hold.
+   */
+  void requireSameAsHeld(Connection connection, String simId, long seq, byte[] bytes)
+      throws SQLException {
+    byte[] held = held(connection, simId, seq);
+    if (held != null && !Arrays.equals(held, bytes)) {
+      throw new CascadeException(
+          ErrorCode.CONFLICT,
+          "sim "
+              + simId
+              + " already holds chunk "
+              + seq
+              + " with other bytes ("
+              + held.length
+              + " held, "
+              + bytes.length
+              + " sent); a chunk never changes once held, so this one is not stored",
+          "seq");
+    }
+  }
+
+  private byte[] held(Connection connection, String simId, long seq) throws SQLException {
     List<Chunk> held = chunks.read(connection, simId, seq, 1);
-    return !held.isEmpty() && held.getFirst().seq() == seq;
+    return !held.isEmpty() && held.getFirst().seq() == seq ? held.getFirst().bytes() : null;
   }
 
   /** How many chunks are held without a gap, knowing that chunks 0 to {@code from - 1} are. */

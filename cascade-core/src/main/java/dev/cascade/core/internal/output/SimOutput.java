@@ -128,10 +128,16 @@ public final class SimOutput {
                 "sim " + simId + " belongs to run " + sim.runId + ", not to run " + runId);
           }
           if (sim.finished) {
-            return refuseAfterEnd(sim, seq);
+            return refuseAfterEnd(sim, seq, bytes);
           }
           if (seq < sim.chunksParsed) {
-            return new ChunkReceipt(false, sim.chunksParsed); // held and parsed already
+            // Held and parsed already: the same bytes again, or refused.
+            database.read(
+                connection -> {
+                  intake.requireSameAsHeld(connection, simId, seq, bytes);
+                  return null;
+                });
+            return new ChunkReceipt(false, sim.chunksParsed);
           }
           if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
@@ -146,6 +152,8 @@ public final class SimOutput {
                 boolean stored = intake.store(connection, simId, seq, bytes);
                 if (stored) {
                   sim.highestHeld = Math.max(sim.highestHeld, seq);
+                } else {
+                  intake.requireSameAsHeld(connection, simId, seq, bytes);
                 }
                 if (!stored || seq != sim.chunksParsed) {
                   return new ChunkReceipt(stored, sim.chunksParsed); // after a gap: kept for later
@@ -156,12 +164,21 @@ public final class SimOutput {
   }
 
   /**
-   * A chunk for a sim whose log has ended: one sent again is answered as held; a new one is
-   * refused, because it could no longer be parsed and the log would say more than its kernels,
-   * progress and outcome.
+   * A chunk for a sim whose log has ended: one sent again with its bytes is answered as held; a new
+   * one is refused, because it could no longer be parsed and the log would say more than its
+   * kernels, progress and outcome.
    */
-  private ChunkReceipt refuseAfterEnd(SimParse sim, long seq) {
-    if (database.read(connection -> intake.holds(connection, sim.simId, seq))) {
+  private ChunkReceipt refuseAfterEnd(SimParse sim, long seq, byte[] bytes) {
+    boolean held =
+        database.read(
+            connection -> {
+              if (!intake.holds(connection, sim.simId, seq)) {
+                return false;
+              }
+              intake.requireSameAsHeld(connection, sim.simId, seq, bytes);
+              return true;
+            });
+    if (held) {
       return new ChunkReceipt(false, sim.held);
     }
     throw new CascadeException(

@@ -164,8 +164,6 @@ final class SimOutputTest {
     List<byte[]> pieces = split(text.getBytes(UTF_8), endOfA, endOfB);
 
     assertThat(accept(simId, 0, pieces.get(0))).isEqualTo(new ChunkReceipt(true, 1));
-    assertThat(accept(simId, 0, "a different copy\n".getBytes(UTF_8)))
-        .isEqualTo(new ChunkReceipt(false, 1));
     assertThat(accept(simId, 2, pieces.get(2))).isEqualTo(new ChunkReceipt(true, 1));
     assertThat(accept(simId, 2, pieces.get(2))).isEqualTo(new ChunkReceipt(false, 1));
     assertThat(accept(simId, 1, pieces.get(1))).isEqualTo(new ChunkReceipt(true, 3));
@@ -174,11 +172,38 @@ final class SimOutputTest {
 
     assertThat(output.kernels(simId)).extracting(KernelResult::name).containsExactly("k_a", "k_b");
     assertThat(progress(simId).kernelsDone()).isEqualTo(2);
-    assertThat(logText(simId)).as("the first copy wins").isEqualTo(text);
+    assertThat(logText(simId)).isEqualTo(text);
     List<SimEvent> all = events();
     assertThat(all).filteredOn(event -> event.kind() == SimEvent.Kind.KERNEL).hasSize(2);
     assertThat(logLines(all)).filteredOn(line -> line.startsWith("kernel_name = ")).hasSize(2);
-    assertThat(logLines(all)).doesNotContain("a different copy");
+  }
+
+  @Test
+  void accept_refusesASeqSentAgainWithOtherBytes_parsedAfterAGapOrAfterTheEnd() {
+    byte[] first = "line one\n".getBytes(UTF_8);
+    byte[] other = "another line\n".getBytes(UTF_8);
+    accept(simId, 0, first);
+    accept(simId, 2, first); // held after a gap, not parsed yet
+
+    for (long seq : List.of(0L, 2L)) {
+      assertThatThrownBy(() -> accept(simId, seq, other))
+          .as("seq %d", seq)
+          .isInstanceOfSatisfying(
+              CascadeException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+                assertThat(e.field()).isEqualTo("seq");
+              })
+          .hasMessageContaining(
+              "already holds chunk " + seq + " with other bytes (9 held, 13 sent)");
+    }
+    output.finish(simId);
+    assertThatThrownBy(() -> accept(simId, 0, other))
+        .hasMessageContaining("already holds chunk 0 with other bytes");
+    assertThat(accept(simId, 0, first))
+        .as("the same bytes again")
+        .isEqualTo(new ChunkReceipt(false, 1));
+    assertThat(logText(simId)).as("the first copy is kept").startsWith("line one\n");
   }
 
   @Test
@@ -346,12 +371,13 @@ final class SimOutputTest {
 
   @Test
   void release_endsTheParseAndRefusesLaterChunksSoTheLogAndItsKernelsAgree() throws IOException {
-    accept(simId, 0, new AccelSimLog().kernel("k_a", 1000, 3000).exit().bytes());
+    byte[] first = new AccelSimLog().kernel("k_a", 1000, 3000).exit().bytes();
+    accept(simId, 0, first);
     moveTo(simId, SimState.SUCCEEDED);
     output.release(simId);
     int eventCount = events().size();
 
-    assertThat(accept(simId, 0, "again".getBytes(UTF_8))).isEqualTo(new ChunkReceipt(false, 1));
+    assertThat(accept(simId, 0, first)).isEqualTo(new ChunkReceipt(false, 1));
     assertThatThrownBy(() -> accept(simId, 1, new AccelSimLog().kernel("k_late", 1, 1).bytes()))
         .isInstanceOfSatisfying(
             CascadeException.class,
