@@ -150,8 +150,17 @@ final class LocalLauncherIT {
 
   @Test
   void exitOf_givesTheExitCodeOnceTheProcessEnded_andHasEndedSaysSo() throws Exception {
-    ref = launcher.launch(launch("sh", "-c", "sleep 0.2; exit 3", dir.resolve("s.out")));
+    // The sim ends when the test says so, not after a time a loaded machine may overrun.
+    Path go = dir.resolve("go");
+    ref =
+        launcher.launch(
+            launch(
+                "sh",
+                "-c",
+                "while [ ! -e " + go + " ]; do sleep 0.05; done; exit 3",
+                dir.resolve("s.out")));
     assertThat(launcher.hasEnded(ref)).isFalse();
+    Files.createFile(go);
 
     assertThat(launcher.exitOf(ref).orElseThrow().get(10, TimeUnit.SECONDS)).isEqualTo(3);
     assertThat(launcher.hasEnded(ref)).isTrue();
