@@ -2,9 +2,12 @@ package dev.cascade.client;
 
 import dev.cascade.core.ConfigResult;
 import dev.cascade.core.HardwareCorrelation;
+import dev.cascade.core.Measure;
 import dev.cascade.core.Results;
 import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** {@code GET /api/runs/{id}/results} and {@code .../results.csv}. */
@@ -19,6 +22,22 @@ final class RemoteResults implements Results {
   @Override
   public List<ConfigResult> compare(String runId) {
     return http.get("/api/runs/" + Http.segment(runId) + "/results", ResultsJson::readResults);
+  }
+
+  /** The server's results with {@code measures} beyond the defaults ({@code ?measures=}). */
+  @Override
+  public List<ConfigResult> compare(String runId, List<Measure> measures) {
+    List<String> extra =
+        measures.stream().filter(measure -> !measure.isDefault()).map(Measure::id).toList();
+    if (extra.isEmpty()) {
+      return compare(runId);
+    }
+    return http.get(
+        "/api/runs/"
+            + Http.segment(runId)
+            + "/results?measures="
+            + URLEncoder.encode(String.join(",", extra), StandardCharsets.UTF_8),
+        ResultsJson::readResults);
   }
 
   @Override

@@ -1,6 +1,9 @@
 package dev.cascade.core;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,6 +22,8 @@ import java.util.Objects;
  * @param ipc instructions per cycle, each replica's {@code instructions / cycles}
  * @param simulatedTimeUs simulated time in microseconds, {@code cycles / clock_mhz}; empty when the
  *     config's core clock is unknown (see {@link ConfigResult#notes()})
+ * @param measures the spreads of the measures a request asked for beyond the four defaults, by
+ *     {@link Measure#id()} in request order; a spread is empty where no replica had the statistic
  */
 public record KernelComparison(
     String name,
@@ -27,7 +32,20 @@ public record KernelComparison(
     Spread cycles,
     Spread instructions,
     Spread ipc,
-    Spread simulatedTimeUs) {
+    Spread simulatedTimeUs,
+    Map<String, Spread> measures) {
+
+  /** The comparison of the four default measures alone. */
+  public KernelComparison(
+      String name,
+      int instance,
+      List<Integer> replicas,
+      Spread cycles,
+      Spread instructions,
+      Spread ipc,
+      Spread simulatedTimeUs) {
+    this(name, instance, replicas, cycles, instructions, ipc, simulatedTimeUs, Map.of());
+  }
 
   /** The name of the whole trace's row: no kernel symbol can have it. */
   public static final String TOTAL = "(all kernels)";
@@ -67,6 +85,18 @@ public record KernelComparison(
               + ipc.n()
               + " values");
     }
+    Objects.requireNonNull(measures, "measures");
+    Map<String, Spread> copy = new LinkedHashMap<>();
+    measures.forEach(
+        (id, spread) -> {
+          Objects.requireNonNull(spread, () -> "spread of measure \"" + id + "\"");
+          if (Measures.findDefault(id).isPresent()) {
+            throw new IllegalArgumentException(
+                "measure \"" + id + "\" of kernel \"" + name + "\" is a default: it has its field");
+          }
+          copy.put(Objects.requireNonNull(id, "measure id"), spread);
+        });
+    measures = Collections.unmodifiableMap(copy);
     if (!simulatedTimeUs.isEmpty() && simulatedTimeUs.n() != n) {
       throw new IllegalArgumentException(
           "kernel \""
@@ -91,6 +121,20 @@ public record KernelComparison(
   /** This kernel's {@link #label(String, int)}. */
   public String label() {
     return label(name, instance);
+  }
+
+  /**
+   * The spread of the measure with this id: a default's field, or one of {@link #measures()}; empty
+   * when this comparison does not have it.
+   */
+  public Spread spread(String measureId) {
+    return switch (measureId) {
+      case "cycles" -> cycles;
+      case "instructions" -> instructions;
+      case "ipc" -> ipc;
+      case "simulated_time_us" -> simulatedTimeUs;
+      default -> measures.getOrDefault(measureId, Spread.empty());
+    };
   }
 
   /** How many replicas had the kernel. */

@@ -35,6 +35,21 @@ public interface Results {
   }
 
   /**
+   * {@link #compare(String)} with, in each kernel's and total's {@link
+   * KernelComparison#measures()}, the spread of every measure of {@code measures} beyond the
+   * defaults ({@link Measures#parse}: any statistic the simulator printed, by its own name).
+   *
+   * @throws CascadeException {@code not_found} when there is no such run; {@code invalid} naming
+   *     {@code measures} when no finished kernel of the run printed a statistic asked for
+   */
+  List<ConfigResult> compare(String runId, List<Measure> measures);
+
+  /** {@link #compare(String, List)} of a run just read. */
+  default List<ConfigResult> compare(Run run, List<Measure> measures) {
+    return compare(run.id(), measures);
+  }
+
+  /**
    * The run's simulated kernels against what the GPU measured for its trace (a Nsight Compute CSV
    * in the trace's {@code hardware/} folder or given to the API), per config of the trace's own
    * architecture, paired by launch order; with no configs and a note saying why when the trace

@@ -41,28 +41,79 @@ public final class ResultsCsv {
    */
   public static void write(List<ConfigResult> results, String baseline, Appendable out)
       throws IOException {
+    write(results, baseline, List.of(), out);
+  }
+
+  /**
+   * {@link #write(List, String, Appendable)} with, after its columns, for each of {@code measures}
+   * beyond the defaults ({@link Results#compare(String, List)}): {@code <id>_mean}, {@code _stdev},
+   * {@code _min}, {@code _max}, then {@code <id>_ratio} (row mean / baseline mean) and {@code
+   * <id>_direction} ({@code higher}, {@code lower} or {@code same_within_spread}) against the same
+   * row of the baseline config.
+   *
+   * @throws CascadeException {@code invalid} when {@code baseline} is not a config of the results
+   */
+  public static void write(
+      List<ConfigResult> results, String baseline, List<Measure> measures, Appendable out)
+      throws IOException {
     Objects.requireNonNull(out, "out");
+    List<Measure> extra = measures.stream().filter(measure -> !measure.isDefault()).toList();
     List<ConfigSpeedups> speedups = Speedups.against(results, baseline);
+    String baselineName = Speedups.baseline(results, baseline);
+    ConfigResult base =
+        results.stream()
+            .filter(config -> config.gpuConfig().equals(baselineName))
+            .findFirst()
+            .orElse(null);
     KernelNames.system()
         .readable(
             results.stream()
                 .flatMap(config -> config.kernels().stream().map(KernelComparison::name))
                 .toList());
-    CsvCells.row(out, CSV_HEADER);
+    List<String> header = new ArrayList<>(CSV_HEADER);
+    for (Measure measure : extra) {
+      for (String column : List.of("mean", "stdev", "min", "max", "ratio", "direction")) {
+        header.add(measure.id() + "_" + column);
+      }
+    }
+    CsvCells.row(out, header);
     for (int i = 0; i < results.size(); i++) {
       ConfigResult config = results.get(i);
       ConfigSpeedups speedup = speedups.get(i);
       for (KernelComparison kernel : config.kernels()) {
-        CsvCells.row(
-            out,
+        List<String> cells =
             csvRow(
                 config,
                 "kernel",
                 kernel,
                 speedup,
-                speedup.kernel(kernel.name(), kernel.instance())));
+                speedup.kernel(kernel.name(), kernel.instance()));
+        addMeasures(
+            cells,
+            extra,
+            kernel,
+            base == null ? null : base.kernel(kernel.name(), kernel.instance()).orElse(null));
+        CsvCells.row(out, cells);
       }
-      CsvCells.row(out, csvRow(config, "total", config.total(), speedup, speedup.total()));
+      List<String> cells = csvRow(config, "total", config.total(), speedup, speedup.total());
+      addMeasures(cells, extra, config.total(), base == null ? null : base.total());
+      CsvCells.row(out, cells);
+    }
+  }
+
+  /** The extra measures' cells of a row; the change cells are empty without a baseline row. */
+  private static void addMeasures(
+      List<String> cells, List<Measure> extra, KernelComparison row, KernelComparison baseline) {
+    for (Measure measure : extra) {
+      Spread spread = row.spread(measure.id());
+      for (double statistic : List.of(spread.mean(), spread.stdev(), spread.min(), spread.max())) {
+        cells.add(spread.isEmpty() ? "" : CsvCells.number(statistic));
+      }
+      Spread base = baseline == null ? Spread.empty() : baseline.spread(measure.id());
+      MeasureChange change = MeasureChange.between(base, spread, false);
+      cells.add(
+          change == null || base.mean() == 0 ? "" : CsvCells.number(spread.mean() / base.mean()));
+      cells.add(change == null ? "" : change.direction().wireName());
     }
   }
 

@@ -8,7 +8,10 @@ import dev.cascade.core.KernelNames;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.KernelSpeedup;
 import dev.cascade.core.KernelWindow;
+import dev.cascade.core.Measure;
+import dev.cascade.core.Measures;
 import dev.cascade.core.PartialResults;
+import dev.cascade.core.Results;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.Speedup;
@@ -128,6 +131,19 @@ public final class ResultsJson {
    */
   public static Map<String, Object> writeResults(
       Run run, List<ConfigResult> configs, String requestedBaseline) {
+    return writeResults(run, configs, requestedBaseline, Measures.DEFAULTS);
+  }
+
+  /**
+   * {@link #writeResults(Run, List, String)} with the {@code measures} the results were compared on
+   * ({@link Results#compare(String, List)}): listed in {@code measures}, and each one beyond the
+   * defaults as a spread under its id in every kernel row and total, with its change from the
+   * baseline config in {@code versus_baseline} ({@link MeasureJson#writeChange}).
+   */
+  public static Map<String, Object> writeResults(
+      Run run, List<ConfigResult> configs, String requestedBaseline, List<Measure> measures) {
+    List<Measure> shown = Measures.withDefaults(measures);
+    List<Measure> extra = shown.stream().filter(measure -> !measure.isDefault()).toList();
     List<ConfigSpeedups> speedups = Speedups.against(configs, requestedBaseline);
     KernelNames.system()
         .readable(
@@ -143,9 +159,15 @@ public final class ResultsJson {
     body.put("progress", PartialJson.write(partial));
     body.put("baseline", Speedups.baseline(configs, requestedBaseline));
     body.put("spread_rule", SPREAD_RULE);
+    body.put("measures", shown.stream().map(MeasureJson::write).toList());
+    ConfigResult baseline =
+        configs.stream()
+            .filter(config -> config.gpuConfig().equals(body.get("baseline")))
+            .findFirst()
+            .orElse(null);
     List<Map<String, Object>> written = new ArrayList<>();
     for (int i = 0; i < configs.size(); i++) {
-      written.add(writeConfigResult(configs.get(i), speedups.get(i)));
+      written.add(writeConfigResult(configs.get(i), speedups.get(i), extra, baseline));
     }
     body.put("configs", written);
     return body;
@@ -159,7 +181,10 @@ public final class ResultsJson {
 
   /** The per-config results of {@code GET /api/runs/{id}/results}, in the run's entry order. */
   public static List<ConfigResult> readResults(JsonNode node) {
-    return Fields.of(node, "a run's results").list("configs", ResultsJson::readConfigResult);
+    List<Measure> extra =
+        MeasureJson.readList(node).stream().filter(measure -> !measure.isDefault()).toList();
+    return Fields.of(node, "a run's results")
+        .list("configs", config -> readConfigResult(config, extra));
   }
 
   public static Map<String, Object> writeConfigResult(ConfigResult config) {
@@ -169,6 +194,11 @@ public final class ResultsJson {
   /** A config's result; with {@code speedups}, each kernel and the total carry their speedup. */
   public static Map<String, Object> writeConfigResult(
       ConfigResult config, ConfigSpeedups speedups) {
+    return writeConfigResult(config, speedups, List.of(), null);
+  }
+
+  private static Map<String, Object> writeConfigResult(
+      ConfigResult config, ConfigSpeedups speedups, List<Measure> extra, ConfigResult baseline) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", config.gpuConfig());
     fields.put("arch", config.arch());
@@ -177,16 +207,31 @@ public final class ResultsJson {
     fields.put("succeeded", config.succeeded());
     List<Map<String, Object>> kernels = new ArrayList<>();
     for (KernelComparison kernel : config.kernels()) {
-      Map<String, Object> written = writeKernelComparison(kernel);
+      Map<String, Object> written = writeKernelComparison(kernel, extra);
       if (speedups != null) {
         written.put("speedup", writeSpeedup(speedups.kernel(kernel.name(), kernel.instance())));
+      }
+      if (!extra.isEmpty()) {
+        written.put(
+            "versus_baseline",
+            writeChanges(
+                extra,
+                baseline == null
+                    ? null
+                    : baseline.kernel(kernel.name(), kernel.instance()).orElse(null),
+                kernel));
       }
       kernels.add(written);
     }
     fields.put("kernels", kernels);
-    Map<String, Object> total = writeKernelComparison(config.total());
+    Map<String, Object> total = writeKernelComparison(config.total(), extra);
     if (speedups != null) {
       total.put("speedup", writeSpeedup(speedups.total()));
+    }
+    if (!extra.isEmpty()) {
+      total.put(
+          "versus_baseline",
+          writeChanges(extra, baseline == null ? null : baseline.total(), config.total()));
     }
     fields.put("total", total);
     List<String> notes = new ArrayList<>(config.notes());
@@ -223,7 +268,27 @@ public final class ResultsJson {
     return fields;
   }
 
+  /** Each extra measure's change from the same row of the baseline; null when it lacks the row. */
+  private static Map<String, Object> writeChanges(
+      List<Measure> extra, KernelComparison baseline, KernelComparison row) {
+    if (baseline == null) {
+      return null;
+    }
+    Map<String, Object> changes = new LinkedHashMap<>();
+    for (Measure measure : extra) {
+      changes.put(
+          measure.id(),
+          MeasureJson.writeChange(
+              measure, baseline.spread(measure.id()), row.spread(measure.id())));
+    }
+    return changes;
+  }
+
   public static ConfigResult readConfigResult(JsonNode node) {
+    return readConfigResult(node, List.of());
+  }
+
+  private static ConfigResult readConfigResult(JsonNode node, List<Measure> extra) {
     Fields config = Fields.of(node, "a config's result");
     return new ConfigResult(
         config.text("gpu_config"),
@@ -231,12 +296,18 @@ public final class ResultsJson {
         config.numberOrNull("clock_mhz"),
         config.integer("replicas"),
         config.integer("succeeded"),
-        config.list("kernels", ResultsJson::readKernelComparison),
-        readKernelComparison(config.object("total")),
+        config.list("kernels", kernel -> readKernelComparison(kernel, extra)),
+        readKernelComparison(config.object("total"), extra),
         config.texts("notes"));
   }
 
   public static Map<String, Object> writeKernelComparison(KernelComparison kernel) {
+    return writeKernelComparison(kernel, List.of());
+  }
+
+  /** A kernel's comparison with the spread of each {@code extra} measure under its id. */
+  private static Map<String, Object> writeKernelComparison(
+      KernelComparison kernel, List<Measure> extra) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("name", kernel.name());
     fields.put("readable_name", KernelNames.system().readable(kernel.name()));
@@ -248,12 +319,23 @@ public final class ResultsJson {
     fields.put("instructions", writeSpread(kernel.instructions()));
     fields.put("ipc", writeSpread(kernel.ipc()));
     fields.put("simulated_time_us", writeSpread(kernel.simulatedTimeUs()));
+    for (Measure measure : extra) {
+      fields.put(measure.id(), writeSpread(kernel.spread(measure.id())));
+    }
     fields.put("speedup", null); // set by writeResults, which knows the baseline
     return fields;
   }
 
   public static KernelComparison readKernelComparison(JsonNode node) {
+    return readKernelComparison(node, List.of());
+  }
+
+  private static KernelComparison readKernelComparison(JsonNode node, List<Measure> extra) {
     Fields kernel = Fields.of(node, "a kernel's comparison");
+    Map<String, Spread> measures = new LinkedHashMap<>();
+    for (Measure measure : extra) {
+      measures.put(measure.id(), readSpread(kernel.object(measure.id())));
+    }
     return new KernelComparison(
         kernel.text("name"),
         kernel.integer("instance"),
@@ -261,7 +343,8 @@ public final class ResultsJson {
         readSpread(kernel.object("cycles")),
         readSpread(kernel.object("instructions")),
         readSpread(kernel.object("ipc")),
-        readSpread(kernel.object("simulated_time_us")));
+        readSpread(kernel.object("simulated_time_us")),
+        measures);
   }
 
   public static Map<String, Object> writeSpread(Spread spread) {

@@ -5,6 +5,8 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.Measure;
+import dev.cascade.core.Measures;
 import dev.cascade.core.PartialResults;
 import dev.cascade.core.Results;
 import dev.cascade.core.ResultsCsv;
@@ -12,6 +14,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
 import dev.cascade.core.Speedups;
+import dev.cascade.core.json.MeasureJson;
 import dev.cascade.core.json.ResultsJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -50,6 +53,7 @@ final class OutputRoutes {
     routes.get("/api/sims/{id}/kernels", auth.user(this::kernels));
     routes.get("/api/runs/{id}/results", auth.user(this::results));
     routes.get("/api/runs/{id}/results.csv", auth.user(this::resultsCsv));
+    routes.get("/api/measures", auth.user(this::measures));
   }
 
   /**
@@ -93,13 +97,39 @@ final class OutputRoutes {
 
   private void results(Context ctx) {
     Run run = runs.get(ctx.pathParam("id"));
+    List<Measure> measures = Measures.parseList(ctx.queryParam("measures"));
     Json.send(
-        ctx, 200, ResultsJson.writeResults(run, results.compare(run), ctx.queryParam("baseline")));
+        ctx,
+        200,
+        ResultsJson.writeResults(
+            run, results.compare(run, measures), ctx.queryParam("baseline"), measures));
+  }
+
+  /**
+   * {@code GET /api/measures}: the default measures and how to ask for others; with {@code
+   * ?run=ID}, the statistics that run's first sim with a finished kernel printed, in log order.
+   */
+  private void measures(Context ctx) {
+    String runId = ctx.queryParam("run");
+    List<String> statistics = List.of();
+    if (runId != null) {
+      Run run = runs.get(runId);
+      statistics =
+          run.sims().stream()
+              .filter(sim -> sim.progress().kernelsDone() > 0)
+              .findFirst()
+              .map(sim -> runs.kernels(sim.id()))
+              .filter(kernels -> !kernels.isEmpty())
+              .map(kernels -> List.copyOf(kernels.getFirst().stats().keySet()))
+              .orElse(List.of());
+    }
+    Json.send(ctx, 200, MeasureJson.writeCatalog(statistics));
   }
 
   private void resultsCsv(Context ctx) throws IOException {
     Run run = runs.get(ctx.pathParam("id"));
-    List<ConfigResult> compared = results.compare(run);
+    List<Measure> measures = Measures.parseList(ctx.queryParam("measures"));
+    List<ConfigResult> compared = results.compare(run, measures);
     String baseline = Speedups.baseline(compared, ctx.queryParam("baseline")); // 400 before 200
     ctx.status(200);
     ctx.res().setContentType("text/csv; charset=utf-8");
@@ -117,7 +147,7 @@ final class OutputRoutes {
                   : summary.substring(0, MAX_PARTIAL_HEADER - 3) + "...");
     }
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
-    ResultsCsv.write(compared, baseline, out);
+    ResultsCsv.write(compared, baseline, measures, out);
     out.flush();
   }
 

@@ -7,6 +7,8 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
+import dev.cascade.core.Measure;
+import dev.cascade.core.Measures;
 import dev.cascade.core.Results;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
@@ -24,11 +26,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Computes a run's {@link Results} from the stored kernels of each sim, every time, so a run still
@@ -121,6 +125,16 @@ public final class ResultsComparer implements Results {
    */
   @Override
   public List<ConfigResult> compare(String runId) {
+    return compare(runId, List.of());
+  }
+
+  @Override
+  public List<ConfigResult> compare(Run run) {
+    return compare(run, List.of());
+  }
+
+  @Override
+  public List<ConfigResult> compare(String runId, List<Measure> measures) {
     Objects.requireNonNull(runId, "runId");
     return compare(
         runs.find(runId)
@@ -129,11 +143,26 @@ public final class ResultsComparer implements Results {
                     new CascadeException(
                         ErrorCode.NOT_FOUND,
                         "run \"" + runId + "\" does not exist; list the runs to find its id",
-                        "run_id")));
+                        "run_id")),
+        measures);
   }
 
+  /**
+   * {@link #compare(Run)} with the spreads of {@code measures} beyond the defaults in each kernel's
+   * {@link KernelComparison#measures()}.
+   *
+   * @throws CascadeException {@code invalid} naming {@code measures} when a statistic asked for is
+   *     in no kernel the run has finished (with the names closest to it)
+   */
   @Override
-  public List<ConfigResult> compare(Run run) {
+  public List<ConfigResult> compare(Run run, List<Measure> measures) {
+    List<Measure> extra = measures.stream().filter(measure -> !measure.isDefault()).toList();
+    KernelRepository.Statistics statistics = null;
+    if (!extra.isEmpty()) {
+      Set<String> keys = MeasureValues.keys(extra);
+      statistics = kernels.statistics(run.sims().stream().map(Sim::id).toList(), keys);
+      requireKnown(extra, keys, statistics);
+    }
     Map<String, List<KernelRepository.Headline>> kernelsBySim = new HashMap<>();
     for (KernelRepository.Headline kernel :
         kernels.headlines(run.sims().stream().map(Sim::id).toList())) {
@@ -145,7 +174,7 @@ public final class ResultsComparer implements Results {
           run.latestAttempts().stream()
               .filter(sim -> sim.gpuConfig().equals(entry.gpuConfig()))
               .toList();
-      ConfigResult result = configResult(entry.gpuConfig(), sims, kernelsBySim);
+      ConfigResult result = configResult(entry.gpuConfig(), sims, kernelsBySim, extra, statistics);
       results.add(entry.kernels() == null ? result : KernelWindowNote.add(result, entry));
     }
     return List.copyOf(results);
@@ -153,8 +182,42 @@ public final class ResultsComparer implements Results {
 
   // ---------------------------------------------------------------------------------------------
 
+  /** Refuses statistics no finished kernel of the run printed, naming the closest it did. */
+  private static void requireKnown(
+      List<Measure> extra, Set<String> keys, KernelRepository.Statistics statistics) {
+    if (statistics.keysOfFirst().isEmpty()) {
+      return; // no kernel finished yet: nothing to check against
+    }
+    Set<String> seen = new HashSet<>(statistics.keysOfFirst());
+    statistics.bySim().values().forEach(sim -> sim.values().forEach(k -> seen.addAll(k.keySet())));
+    List<String> unknown = keys.stream().filter(key -> !seen.contains(key)).toList();
+    if (unknown.isEmpty()) {
+      return;
+    }
+    String key = unknown.getFirst();
+    List<String> nearest = Measures.nearest(key, statistics.keysOfFirst(), 3);
+    throw new CascadeException(
+        ErrorCode.INVALID,
+        "measures: no kernel of this run printed a statistic named \""
+            + key
+            + "\""
+            + (unknown.size() > 1
+                ? " (nor " + String.join(", ", unknown.subList(1, unknown.size())) + ")"
+                : "")
+            + (nearest.isEmpty()
+                ? "; the tidy CSV (results/sims.csv) has every statistic as a column"
+                : "; did you mean "
+                    + String.join(", ", nearest.stream().map(n -> "\"" + n + "\"").toList())
+                    + "?"),
+        "measures");
+  }
+
   private ConfigResult configResult(
-      String gpuConfig, List<Sim> sims, Map<String, List<KernelRepository.Headline>> kernelsBySim) {
+      String gpuConfig,
+      List<Sim> sims,
+      Map<String, List<KernelRepository.Headline>> kernelsBySim,
+      List<Measure> extra,
+      KernelRepository.Statistics statistics) {
     List<String> notes = new ArrayList<>();
     Optional<GpuConfig> config = findConfig(gpuConfig, notes);
     String arch = config.map(GpuConfig::arch).orElse(null);
@@ -192,10 +255,17 @@ public final class ResultsComparer implements Results {
       long cycles = 0;
       long instructions = 0;
       List<KernelRepository.Headline> finished = kernelsBySim.getOrDefault(sim.id(), List.of());
-      for (KernelRepository.Headline kernel : finished) {
+      MeasureValues.Replica values =
+          extra.isEmpty() ? null : extraValues(extra, finished, statistics, sim.id(), clockMhz);
+      for (int i = 0; i < finished.size(); i++) {
+        KernelRepository.Headline kernel = finished.get(i);
         kernels
             .computeIfAbsent(new KernelKey(kernel.name(), kernel.instance()), key -> new Series())
-            .add(sim.replica(), kernel.cycles(), kernel.instructions());
+            .add(
+                sim.replica(),
+                kernel.cycles(),
+                kernel.instructions(),
+                values == null ? Map.of() : values.perKernel().get(i));
         cycles += kernel.cycles();
         instructions += kernel.instructions();
       }
@@ -204,7 +274,7 @@ public final class ResultsComparer implements Results {
         unfinishedKernels += finished.size();
         continue;
       }
-      total.add(sim.replica(), cycles, instructions);
+      total.add(sim.replica(), cycles, instructions, values == null ? Map.of() : values.total());
       String outcome = sim.progress().logOutcome();
       if (outcome != null && !outcome.equals("complete")) {
         notes.add(
@@ -229,8 +299,8 @@ public final class ResultsComparer implements Results {
     }
     List<KernelComparison> comparisons = new ArrayList<>();
     kernels.forEach(
-        (key, series) -> comparisons.add(series.compare(key.name, key.instance, clockMhz)));
-    KernelComparison whole = total.compare(KernelComparison.TOTAL, 0, clockMhz);
+        (key, series) -> comparisons.add(series.compare(key.name, key.instance, clockMhz, extra)));
+    KernelComparison whole = total.compare(KernelComparison.TOTAL, 0, clockMhz, extra);
     if (whole.n() > 1
         && whole.cycles().stdev() == 0
         && comparisons.stream()
@@ -244,6 +314,25 @@ public final class ResultsComparer implements Results {
     }
     return new ConfigResult(
         gpuConfig, arch, clockMhz, sims.size(), succeeded.size(), comparisons, whole, notes);
+  }
+
+  /** The extra measures' values for one sim, from its kernels' headlines and statistics. */
+  private static MeasureValues.Replica extraValues(
+      List<Measure> extra,
+      List<KernelRepository.Headline> finished,
+      KernelRepository.Statistics statistics,
+      String simId,
+      Double clockMhz) {
+    Map<Integer, Map<String, Double>> byPosition = statistics.bySim().getOrDefault(simId, Map.of());
+    List<MeasureValues.Kernel> kernels = new ArrayList<>(finished.size());
+    for (KernelRepository.Headline kernel : finished) {
+      kernels.add(
+          new MeasureValues.Kernel(
+              kernel.cycles(),
+              kernel.instructions(),
+              byPosition.getOrDefault(kernel.position(), Map.of())));
+    }
+    return MeasureValues.evaluate(extra, kernels, clockMhz);
   }
 
   private Optional<GpuConfig> findConfig(String gpuConfig, List<String> notes) {
@@ -277,8 +366,10 @@ public final class ResultsComparer implements Results {
     private final List<Double> cycles = new ArrayList<>();
     private final List<Double> instructions = new ArrayList<>();
     private final List<Double> ipc = new ArrayList<>();
+    private final Map<String, List<Double>> extra = new HashMap<>();
 
-    void add(int replica, long kernelCycles, long kernelInstructions) {
+    void add(
+        int replica, long kernelCycles, long kernelInstructions, Map<String, Double> extraValues) {
       if (!replicas.isEmpty() && replicas.get(replicas.size() - 1) == replica) {
         return; // a replica's log cannot have the same (name, instance) twice; keep the first
       }
@@ -286,13 +377,24 @@ public final class ResultsComparer implements Results {
       cycles.add((double) kernelCycles);
       instructions.add((double) kernelInstructions);
       ipc.add(kernelCycles == 0 ? 0.0 : (double) kernelInstructions / kernelCycles);
+      extraValues.forEach(
+          (id, value) -> {
+            if (Double.isFinite(value)) { // a replica without the value is left out of its spread
+              extra.computeIfAbsent(id, key -> new ArrayList<>()).add(value);
+            }
+          });
     }
 
-    KernelComparison compare(String name, int instance, Double clockMhz) {
+    KernelComparison compare(
+        String name, int instance, Double clockMhz, List<Measure> extraMeasures) {
       Spread time =
           clockMhz == null
               ? Spread.empty()
               : Spread.of(cycles.stream().map(value -> value / clockMhz).toList());
+      Map<String, Spread> measures = new LinkedHashMap<>();
+      for (Measure measure : extraMeasures) {
+        measures.put(measure.id(), Spread.of(extra.getOrDefault(measure.id(), List.of())));
+      }
       return new KernelComparison(
           name,
           instance,
@@ -300,7 +402,8 @@ public final class ResultsComparer implements Results {
           Spread.of(cycles),
           Spread.of(instructions),
           Spread.of(ipc),
-          time);
+          time,
+          measures);
     }
   }
 }

@@ -16,10 +16,12 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The {@code sim_kernels} table: one row per statistics block a sim printed, at its position in the
@@ -176,6 +178,71 @@ public final class KernelRepository {
       }
     }
     return kernels;
+  }
+
+  /**
+   * Some statistics of every kernel of the sims {@code simIds}: per sim, per position, the values
+   * of {@code keys} the kernel's block had (a key it lacked is absent), plus {@code keysOfFirst}:
+   * every key of the first kernel read, for naming what a request could have meant.
+   */
+  public Statistics statistics(Collection<String> simIds, Set<String> keys) {
+    List<String> sorted = simIds.stream().distinct().sorted().toList();
+    Map<String, Map<Integer, Map<String, Double>>> bySim = new HashMap<>();
+    List<String> keysOfFirst = new ArrayList<>();
+    for (int from = 0; from < sorted.size(); from += SIMS_PER_QUERY) {
+      List<String> batch = sorted.subList(from, Math.min(sorted.size(), from + SIMS_PER_QUERY));
+      database.read(
+          connection -> {
+            statistics(connection, batch, keys, bySim, keysOfFirst);
+            return null;
+          });
+    }
+    return new Statistics(bySim, keysOfFirst);
+  }
+
+  /**
+   * What {@link #statistics} read.
+   *
+   * @param bySim per sim id, per kernel position, the wanted statistics the block had
+   * @param keysOfFirst every statistic key of the first kernel read, in log order
+   */
+  public record Statistics(
+      Map<String, Map<Integer, Map<String, Double>>> bySim, List<String> keysOfFirst) {}
+
+  private static void statistics(
+      Connection connection,
+      List<String> simIds,
+      Set<String> keys,
+      Map<String, Map<Integer, Map<String, Double>>> bySim,
+      List<String> keysOfFirst)
+      throws SQLException {
+    String placeholders = String.join(", ", Collections.nCopies(simIds.size(), "?"));
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT sim_id, position, stats FROM sim_kernels WHERE sim_id IN ("
+                + placeholders
+                + ") ORDER BY sim_id, position")) {
+      for (int i = 0; i < simIds.size(); i++) {
+        select.setString(i + 1, simIds.get(i));
+      }
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          Map<String, Double> wanted = new HashMap<>();
+          boolean first = keysOfFirst.isEmpty();
+          for (Map.Entry<String, Number> stat : statsFromJson(rows.getString(3)).entrySet()) {
+            if (first) {
+              keysOfFirst.add(stat.getKey());
+            }
+            if (keys.contains(stat.getKey())) {
+              wanted.put(stat.getKey(), stat.getValue().doubleValue());
+            }
+          }
+          bySim
+              .computeIfAbsent(rows.getString(1), id -> new HashMap<>())
+              .put(rows.getInt(2), wanted);
+        }
+      }
+    }
   }
 
   /** The block's statistics as one JSON object, in log order, written without boxing. */
