@@ -9,6 +9,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Measure;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
@@ -22,6 +23,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -80,6 +83,16 @@ final class RunCommand implements Callable<Integer> {
   String baseline;
 
   @Option(
+      names = "--measure",
+      paramLabel = "NAME",
+      description =
+          "Also compare this statistic (repeatable): any the simulator printed, by its own name;"
+              + " see cascade runs results --help.")
+  List<String> measureNames = new ArrayList<>();
+
+  private List<Measure> measures = List.of();
+
+  @Option(
       names = "--plain",
       description = "Print a line per change instead of redrawing progress in place.")
   boolean plain;
@@ -96,6 +109,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     request.runEntries(); // a bad --time-limit, --owner or --priority is refused before anything
     request.options();
+    measures = MeasureOptions.parse(spec, measureNames);
     // A one-shot job shows its own progress; the app's INFO lines would only clutter it.
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
@@ -188,9 +202,7 @@ final class RunCommand implements Callable<Integer> {
         watcher.interruptNote = INTERRUPT_NOTE;
         watcher.watch();
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
-        JsonNode results =
-            Printed.tree(
-                ResultsJson.writeResults(finished, client.results().compare(run.id()), baseline));
+        JsonNode results = Printed.tree(results(client, finished, progress));
         if (json) {
           out.println(Formats.json(document(finished, ready, results)));
         } else {
@@ -209,6 +221,26 @@ final class RunCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * The run's results with the measures asked for; a statistic the simulator never printed is said,
+   * and the results shown without it rather than lost.
+   */
+  private Map<String, Object> results(CascadeClient client, Run finished, PrintWriter progress) {
+    if (!measures.isEmpty()) {
+      try {
+        return ResultsJson.writeResults(
+            finished, client.results().compare(finished.id(), measures), baseline, measures);
+      } catch (CascadeException e) {
+        if (!"measures".equals(e.field())) {
+          throw e;
+        }
+        progress.println("--measure: " + e.getMessage().replaceFirst("^measures: ", ""));
+        progress.flush();
+      }
+    }
+    return ResultsJson.writeResults(finished, client.results().compare(finished.id()), baseline);
   }
 
   private static Trace awaitReady(Cascade cascade, String traceId, PrintWriter progress)

@@ -1,9 +1,12 @@
 package dev.cascade.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Measure;
 import dev.cascade.core.Run;
 import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -12,6 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -50,6 +54,19 @@ final class RunsResultsCommand implements Callable<Integer> {
       description = "The GPU config the others are compared with (default the run's first).")
   String baseline;
 
+  @Option(
+      names = "--measure",
+      paramLabel = "NAME",
+      description = {
+        "Also compare this statistic (repeatable): any the simulator printed in a kernel's block,"
+            + " by its own name (L2_total_cache_miss_rate), with its spread across replicas and"
+            + " its change from the baseline; NAME:change for a running total's change per"
+            + " kernel; NAME:sum, NAME:mean, NAME:max or NAME:last to choose how the whole trace"
+            + " is made from the kernels' values (default: the value printed with the last"
+            + " kernel). Not with --tidy-csv or --get-stats, which have every statistic."
+      })
+  List<String> measureNames = new ArrayList<>();
+
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   Format format = new Format();
 
@@ -87,6 +104,12 @@ final class RunsResultsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
+    List<Measure> measures = MeasureOptions.parse(spec, measureNames);
+    if (!measures.isEmpty() && (format.tidyCsv || format.getStats)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--measure does not go with --tidy-csv or --get-stats: they have every statistic");
+    }
     return api.call(
         client -> {
           if (format.csv || format.tidyCsv || format.getStats) {
@@ -96,13 +119,14 @@ final class RunsResultsCommand implements Callable<Integer> {
                     ? client.results().simsCsv(runId)
                     : format.getStats
                         ? client.results().getStatsCsv(runId, configsAsRows)
-                        : client.results().csv(runId, baseline));
+                        : client.results().csv(runId, baseline, measures));
             out.flush();
             return 0;
           }
           Run run = client.runs().get(runId);
           Map<String, Object> results =
-              ResultsJson.writeResults(run, client.results().compare(runId), baseline);
+              ResultsJson.writeResults(
+                  run, client.results().compare(runId, measures), baseline, measures);
           return Printed.answer(
               spec,
               format.json,
@@ -137,12 +161,13 @@ final class RunsResultsCommand implements Callable<Integer> {
     }
     JsonNode configs = results.path("configs");
     String baseline = Formats.text(results, "baseline");
+    List<String> extra = extraMeasures(results);
     out.println();
     out.println("Whole trace, per GPU config:");
-    TextTable totals = measuresTable("CONFIG").indent("  ");
+    TextTable totals = measuresTable("CONFIG", extra).indent("  ");
     for (JsonNode config : configs) {
       String name = Formats.text(config, "gpu_config");
-      addRow(totals, name, config.path("total"), name.equals(baseline));
+      addRow(totals, name, config.path("total"), name.equals(baseline), extra);
     }
     totals.print(out);
     for (JsonNode config : configs) {
@@ -157,43 +182,101 @@ final class RunsResultsCommand implements Callable<Integer> {
                 ? "  no kernel results yet: no replica of it has finished a kernel"
                 : "  no kernel results: no replica of it succeeded (the run is " + state + ")");
       } else {
-        TextTable table = measuresTable("KERNEL").indent("  ");
+        TextTable table = measuresTable("KERNEL", extra).indent("  ");
         for (JsonNode kernel : kernels) {
-          addRow(table, kernelName(kernel), kernel, isBaseline);
+          addRow(table, kernelName(kernel), kernel, isBaseline, extra);
         }
-        addRow(table, "total", config.path("total"), isBaseline);
+        addRow(table, "total", config.path("total"), isBaseline, extra);
         table.print(out);
       }
       for (JsonNode note : config.path("notes")) {
         out.println("  note: " + note.asText());
       }
     }
+    for (JsonNode measure : results.path("measures")) {
+      if (!measure.path("default").asBoolean(true)) {
+        out.println();
+        out.println(Formats.text(measure, "id") + ": " + Formats.text(measure, "counts"));
+      }
+    }
   }
 
-  private static TextTable measuresTable(String first) {
-    return new TextTable(
-        first,
-        ">N",
-        "CYCLES",
-        "THREAD INSN (SIM)",
-        "IPC",
-        "SIM TIME (us)",
-        "SPEEDUP (CYCLES)",
-        "SPEEDUP (TIME)");
+  /** The ids of the results' measures beyond the four every table has. */
+  private static List<String> extraMeasures(JsonNode results) {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode measure : results.path("measures")) {
+      if (!measure.path("default").asBoolean(true)) {
+        ids.add(Formats.text(measure, "id"));
+      }
+    }
+    return ids;
+  }
+
+  private static TextTable measuresTable(String first, List<String> extra) {
+    List<String> columns =
+        new ArrayList<>(
+            List.of(
+                first,
+                ">N",
+                "CYCLES",
+                "THREAD INSN (SIM)",
+                "IPC",
+                "SIM TIME (us)",
+                "SPEEDUP (CYCLES)",
+                "SPEEDUP (TIME)"));
+    for (String id : extra) {
+      columns.add(id);
+      columns.add(id + " VS BASELINE");
+    }
+    return new TextTable(columns.toArray(String[]::new));
   }
 
   /** A row; the baseline's own speedups (all 1) read {@code baseline}. */
-  private static void addRow(TextTable table, String name, JsonNode row, boolean isBaseline) {
+  private static void addRow(
+      TextTable table, String name, JsonNode row, boolean isBaseline, List<String> extra) {
     JsonNode speedup = row.path("speedup");
-    table.row(
-        name,
-        row.path("n").asInt(),
-        Formats.spread(row.path("cycles"), 0),
-        Formats.spread(row.path("instructions"), 0),
-        Formats.spread(row.path("ipc"), 3),
-        Formats.spread(row.path("simulated_time_us"), 3),
-        isBaseline ? "baseline" : speedup(speedup.path("cycles")),
-        isBaseline ? "baseline" : speedup(speedup.path("simulated_time")));
+    List<Object> cells =
+        new ArrayList<>(
+            List.of(
+                name,
+                row.path("n").asInt(),
+                Formats.spread(row.path("cycles"), 0),
+                Formats.spread(row.path("instructions"), 0),
+                Formats.spread(row.path("ipc"), 3),
+                Formats.spread(row.path("simulated_time_us"), 3),
+                isBaseline ? "baseline" : speedup(speedup.path("cycles")),
+                isBaseline ? "baseline" : speedup(speedup.path("simulated_time"))));
+    for (String id : extra) {
+      JsonNode spread = row.path(id);
+      cells.add(Formats.spread(spread, wholeNumbers(spread) ? 0 : 4));
+      cells.add(isBaseline ? "baseline" : change(row.path("versus_baseline").path(id)));
+    }
+    table.row(cells.toArray());
+  }
+
+  private static boolean wholeNumbers(JsonNode spread) {
+    for (JsonNode value : spread.path("values")) {
+      if (value.asDouble() != Math.rint(value.asDouble())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code 0.93x lower, better}, {@code 1.00x same within spread}, or {@code -}. */
+  static String change(JsonNode change) {
+    if (!change.isObject()) {
+      return "-";
+    }
+    String direction = change.path("direction").asText().replace('_', ' ');
+    String verdict = change.path("verdict").isTextual() ? change.path("verdict").asText() : null;
+    String ratio =
+        change.path("ratio").isNumber()
+            ? String.format(Locale.ROOT, "%.2fx ", change.path("ratio").asDouble())
+            : "";
+    return ratio
+        + direction
+        + (verdict == null || verdict.equals("same_within_spread") ? "" : ", " + verdict);
   }
 
   /** {@code 1.25x faster}, {@code 0.80x slower}, {@code 1.00x same within spread}, or {@code -}. */

@@ -8,6 +8,7 @@ import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /** {@code GET /api/runs/{id}/results} and {@code .../results.csv}. */
@@ -62,6 +63,25 @@ final class RemoteResults implements Results {
             + Http.segment(runId)
             + "/results.csv?baseline="
             + java.net.URLEncoder.encode(baseline, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** The server's CSV with speedups over {@code baseline} and the columns of {@code measures}. */
+  @Override
+  public String csv(String runId, String baseline, List<Measure> measures) {
+    List<String> query = new ArrayList<>();
+    if (baseline != null) {
+      query.add("baseline=" + URLEncoder.encode(baseline, StandardCharsets.UTF_8));
+    }
+    List<String> extra =
+        measures.stream().filter(measure -> !measure.isDefault()).map(Measure::id).toList();
+    if (!extra.isEmpty()) {
+      query.add("measures=" + URLEncoder.encode(String.join(",", extra), StandardCharsets.UTF_8));
+    }
+    return http.text(
+        "/api/runs/"
+            + Http.segment(runId)
+            + "/results.csv"
+            + (query.isEmpty() ? "" : "?" + String.join("&", query)));
   }
 
   /** The server's tidy CSV as it wrote it. */

@@ -86,6 +86,24 @@ public interface Results {
   }
 
   /**
+   * The run's results as CSV with speedups over {@code baseline} and, after the usual columns, the
+   * columns of each of {@code measures} beyond the defaults ({@link ResultsCsv#write(List, String,
+   * List, Appendable)}).
+   *
+   * @throws CascadeException {@code not_found} when there is no such run, {@code invalid} when
+   *     {@code baseline} is not one of its configs or no kernel printed a statistic asked for
+   */
+  default String csv(String runId, String baseline, List<Measure> measures) {
+    StringBuilder out = new StringBuilder();
+    try {
+      ResultsCsv.write(compare(runId, measures), baseline, measures, out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringBuilder does not fail
+    }
+    return out.toString();
+  }
+
+  /**
    * The run's tidy CSV, one row per sim and finished kernel with every numeric statistic as a
    * column ({@link SimsCsv#write}).
    *

@@ -323,6 +323,7 @@ public final class ResultsJson {
       fields.put(measure.id(), writeSpread(kernel.spread(measure.id())));
     }
     fields.put("speedup", null); // set by writeResults, which knows the baseline
+    fields.put("versus_baseline", null); // likewise, when measures beyond the defaults are asked
     return fields;
   }
 

@@ -100,6 +100,13 @@ final class OpenApiJson {
     return map("type", "object", "additionalProperties", valueSchema);
   }
 
+  /** {@code schema} with a description. */
+  static Map<String, Object> described(Map<String, Object> schema, String description) {
+    Map<String, Object> copy = new LinkedHashMap<>(schema);
+    copy.put("description", description);
+    return copy;
+  }
+
   static Map<String, Object> nullable(Map<String, Object> schema) {
     Map<String, Object> copy = new LinkedHashMap<>(schema);
     copy.put("nullable", true);

@@ -26,6 +26,15 @@ final class OpenApiPaths {
 
   private static final Map<String, Object> RUN_ID = pathParam("id", "The run id");
   private static final Map<String, Object> SIM_ID = pathParam("id", "The sim id");
+  private static final Map<String, Object> MEASURES =
+      param(
+          "query",
+          "measures",
+          false,
+          "Measures beyond the defaults, comma-separated: any statistic the simulator printed, by"
+              + " its own name (L2_total_cache_miss_rate), or NAME:change, NAME:sum, NAME:mean,"
+              + " NAME:max, NAME:last; see GET /api/measures",
+          string());
   private static final Map<String, Object> BASELINE =
       param(
           "query",
@@ -77,6 +86,14 @@ final class OpenApiPaths {
             param("query", "name", false, "The CSV's name, for messages (ncu.csv)", string()))
         .body(text("text/csv"))
         .answers(ok(json(ref("HardwareStored"))), 401, 403, 404, 422);
+    user(
+            "get",
+            "/api/measures",
+            "listMeasures",
+            "The default measures, how to ask for any statistic by name, and with ?run=ID the"
+                + " statistics that run's kernels printed")
+        .params(param("query", "run", false, "A run whose statistics to list", string()))
+        .answers(ok(json(ref("MeasureCatalog"))), 401, 403, 404);
     user(
             "get",
             "/api/gpu-configs",
@@ -187,8 +204,9 @@ final class OpenApiPaths {
             "/api/runs/{id}/results",
             "getResults",
             "Per config, per kernel and in total: cycles, thread instructions, IPC and simulated"
-                + " time across the succeeded replicas, and the speedup over the baseline")
-        .params(RUN_ID, BASELINE)
+                + " time across the succeeded replicas, and the speedup over the baseline; with"
+                + " ?measures=, any statistic the simulator printed too")
+        .params(RUN_ID, BASELINE, MEASURES)
         .answers(ok(json(ref("Results"))), 401, 403, 404, 422);
     user(
             "get",
@@ -196,7 +214,7 @@ final class OpenApiPaths {
             "getResultsCsv",
             "The results as CSV, a row per kernel and a total row per config; while the run is"
                 + " active, the header Cascade-Partial says what is still to come")
-        .params(RUN_ID, BASELINE)
+        .params(RUN_ID, BASELINE, MEASURES)
         .answers(ok(text("text/csv")), 401, 403, 404, 422);
     user(
             "get",

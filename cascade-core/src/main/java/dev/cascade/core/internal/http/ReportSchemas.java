@@ -2,6 +2,7 @@ package dev.cascade.core.internal.http;
 
 import static dev.cascade.core.internal.http.OpenApiJson.array;
 import static dev.cascade.core.internal.http.OpenApiJson.bool;
+import static dev.cascade.core.internal.http.OpenApiJson.described;
 import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.map;
@@ -182,7 +183,74 @@ final class ReportSchemas {
             "simulated_time_us",
             ref("Spread"),
             "speedup",
-            nullableRef("KernelSpeedup")));
+            nullableRef("KernelSpeedup"),
+            "versus_baseline",
+            nullable(
+                described(
+                    mapOf(nullableRef("MeasureVersusBaseline")),
+                    "Each requested measure beyond the defaults against the same row of the"
+                        + " baseline config, by id; null without such measures or when the"
+                        + " baseline lacks the row"))));
+    // A requested measure's spread sits beside the defaults under its own id.
+    @SuppressWarnings("unchecked")
+    Map<String, Object> comparison = (Map<String, Object>) schemas.get("KernelComparison");
+    comparison.put(
+        "additionalProperties", describedRef("Spread", "A requested measure's spread, by its id"));
+    schemas.put(
+        "MeasureVersusBaseline",
+        object(
+            List.of("difference", "direction"),
+            "ratio",
+            nullable(number("This row's mean over the baseline's; null when the baseline's is 0")),
+            "difference",
+            number("This row's mean minus the baseline's"),
+            "relative",
+            nullable(number("The difference over the baseline's mean")),
+            "direction",
+            enumOf("higher", "lower", "same_within_spread"),
+            "verdict",
+            nullable(
+                described(
+                    enumOf("better", "worse", "same_within_spread"),
+                    "Null for a measure that is neither better higher nor lower"))));
+    schemas.put(
+        "Measure",
+        object(
+            List.of("id", "label", "unit", "direction", "counts", "source", "aggregation"),
+            "id",
+            string("The name in requests, JSON keys and CSV columns"),
+            "label",
+            string(),
+            "unit",
+            string(),
+            "direction",
+            enumOf("lower_is_better", "higher_is_better", "neither"),
+            "counts",
+            string("What the figure counts, in words"),
+            "source",
+            map(
+                "type",
+                "object",
+                "description",
+                "Where a kernel's value comes from: kind kernel_cycles, kernel_instructions,"
+                    + " statistic (key), change (key), ratio (numerator, denominator) or"
+                    + " per_core_clock (cycles)"),
+            "aggregation",
+            enumOf("sum", "ratio_of_totals", "mean", "max", "last"),
+            "default",
+            bool()));
+    schemas.put(
+        "MeasureCatalog",
+        object(
+            List.of("defaults", "how_to_ask", "forms", "statistics"),
+            "defaults",
+            array(ref("Measure")),
+            "how_to_ask",
+            string(),
+            "forms",
+            array(string()),
+            "statistics",
+            array(string("With ?run=ID, the statistics its first finished kernel printed"))));
     schemas.put(
         "ConfigResult",
         object(
@@ -221,6 +289,8 @@ final class ReportSchemas {
             nullable(string("The config the speedups compare with: ?baseline=, else the first")),
             "spread_rule",
             string("How a speedup's verdict is decided"),
+            "measures",
+            array(ref("Measure")),
             "configs",
             array(ref("ConfigResult"))));
   }

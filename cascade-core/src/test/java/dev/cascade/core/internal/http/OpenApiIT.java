@@ -11,6 +11,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
+import dev.cascade.core.Measures;
 import dev.cascade.core.PartialResults;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
@@ -19,10 +20,12 @@ import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Speedups;
+import dev.cascade.core.Spread;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.CompareJson;
 import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.JsonSamples;
+import dev.cascade.core.json.MeasureJson;
 import dev.cascade.core.json.PartialJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
@@ -160,6 +163,11 @@ final class OpenApiIT {
     written.put("ConfigResult", ResultsJson.writeConfigResult(config));
     written.put("Results", ResultsJson.writeResults(JsonSamples.run(), List.of(config)));
     written.put("Error", ApiJson.writeError("invalid", "bad", "trace_id"));
+    written.put("Measure", MeasureJson.write(Measures.IPC));
+    written.put("MeasureCatalog", MeasureJson.writeCatalog(List.of("gpu_sim_cycle")));
+    written.put(
+        "MeasureVersusBaseline",
+        MeasureJson.writeChange(Measures.IPC, Spread.of(1.0, 1.1), Spread.of(2.0, 2.1)));
     List<ConfigSpeedups> speedups = Speedups.against(List.of(config, config), null);
     written.put("KernelSpeedup", ResultsJson.writeSpeedup(speedups.get(1).total()));
     written.put("SpeedupRatio", ResultsJson.writeSpeedupRatio(speedups.get(1).total().cycles()));
