@@ -48,6 +48,11 @@ final class CliTestServer implements AutoCloseable {
     test.close();
   }
 
+  /** Sends {@code log} as the sim's whole output, then its success. */
+  void sendLogAndSucceed(SimLaunch sim, byte[] log) {
+    test.sendLogAndSucceed(sim, log);
+  }
+
   // ------------------------------------------------------------------ running the command
 
   /** What one command printed, and its exit code. */
