@@ -8,7 +8,9 @@ import java.util.Objects;
  * Why a failed sim failed, as a class beside its message: Accel-Sim's own categories where they
  * apply (its {@code job_status.py} tells deadlocks, assertion failures and crashes apart), and
  * Cascade's own ({@code no_heartbeat}, {@code launch_failed}, {@code timed_out}). {@link #classify}
- * reads it from the error, the exit status and the last lines of the sim's log.
+ * reads it from the error, the exit status and the last lines of the sim's log; an end a launcher's
+ * system imposed (Slurm's {@code TIMEOUT}) comes typed on its {@code LauncherStatus} instead, never
+ * parsed back out of the words.
  */
 public enum FailureClass {
   /** {@code GPGPU-Sim uArch: ERROR ** deadlock detected: ...} */
@@ -84,10 +86,6 @@ public enum FailureClass {
     if (message.startsWith("timed out after")) {
       return TIMED_OUT;
     }
-    FailureClass imposed = slurmImposed(message);
-    if (imposed != null) {
-      return imposed;
-    }
     if (message.startsWith("the trace ") && message.contains(" is gone")) {
       return SIMULATOR_ERROR;
     }
@@ -128,26 +126,5 @@ public enum FailureClass {
       return KILLED;
     }
     return SIMULATOR_ERROR;
-  }
-
-  /**
-   * The class of an end Slurm imposed on the sim's task, read from the Slurm launcher's words in
-   * the error ({@code Slurm state TIMEOUT (TimeLimit)}); null for any other error, or an end of the
-   * task's own ({@code FAILED}), which the rest of the error and the log tell.
-   */
-  private static FailureClass slurmImposed(String message) {
-    String words = "Slurm state ";
-    int at = message.indexOf(words);
-    if (at < 0) {
-      return null;
-    }
-    String state = message.substring(at + words.length()).split("[\\s;(]", 2)[0];
-    return switch (state) {
-      case "TIMEOUT", "DEADLINE" -> TIMED_OUT;
-      case "OUT_OF_MEMORY" -> OUT_OF_MEMORY;
-      case "NODE_FAIL", "PREEMPTED", "CANCELLED" -> KILLED;
-      case "BOOT_FAIL" -> LAUNCH_FAILED;
-      default -> null;
-    };
   }
 }

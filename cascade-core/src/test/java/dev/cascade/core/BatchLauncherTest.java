@@ -141,7 +141,9 @@ final class BatchLauncherTest {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
     launcher.statuses.put(
-        sim.launcherRef(), LauncherStatus.killed("Slurm state OUT_OF_MEMORY (OutOfMemory)"));
+        sim.launcherRef(),
+        LauncherStatus.killed(
+            "Slurm state OUT_OF_MEMORY (OutOfMemory)", FailureClass.OUT_OF_MEMORY));
 
     engine.checkLauncherStatus();
     assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.RUNNING);
@@ -164,7 +166,8 @@ final class BatchLauncherTest {
     engine.checkLauncherStatus();
     engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.FAILED, "cancelled", 143, 0));
     launcher.statuses.put(
-        sim.launcherRef(), LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
+        sim.launcherRef(),
+        LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)", FailureClass.TIMED_OUT));
 
     engine.checkLauncherStatus();
 
@@ -186,6 +189,21 @@ final class BatchLauncherTest {
     engine.checkLauncherStatus();
 
     assertThat(engine.runs().sim(sim.id()).error()).isEqualTo("deadlock");
+  }
+
+  @Test
+  void failureClass_comesFromTheStatussType_notFromItsWords() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
+    // Words that once were parsed, with another class given as a type: the type wins.
+    launcher.statuses.put(
+        sim.launcherRef(),
+        LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)", FailureClass.KILLED));
+
+    engine.checkLauncherStatus();
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).failureClass()).isEqualTo(FailureClass.KILLED);
   }
 
   /** Takes batches, answers statuses from a map, starts nothing. */

@@ -1,5 +1,6 @@
 package dev.cascade.slurm;
 
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.spi.LauncherStatus;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,9 +38,23 @@ final class SlurmStates {
       return LauncherStatus.running(detail);
     }
     if (KILLED.contains(name)) {
-      return LauncherStatus.killed(detail);
+      return LauncherStatus.killed(detail, failure(name));
     }
-    return LauncherStatus.ended(detail);
+    return LauncherStatus.ended(detail, failure(name));
+  }
+
+  /**
+   * Why Slurm ended a task, as the sim's failure class; null for an end of the task's own ({@code
+   * FAILED}, {@code COMPLETED}), which the sim's own report and log tell.
+   */
+  static FailureClass failure(String state) {
+    return switch (state) {
+      case "TIMEOUT", "DEADLINE" -> FailureClass.TIMED_OUT;
+      case "OUT_OF_MEMORY" -> FailureClass.OUT_OF_MEMORY;
+      case "NODE_FAIL", "PREEMPTED", "CANCELLED" -> FailureClass.KILLED;
+      case "BOOT_FAIL" -> FailureClass.LAUNCH_FAILED;
+      default -> null;
+    };
   }
 
   private static String describe(String state, String reason) {

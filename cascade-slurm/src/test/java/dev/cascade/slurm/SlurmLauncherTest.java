@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cascade.agent.SimContract;
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.spi.LauncherStatus;
 import dev.cascade.core.spi.SimLaunch;
 import java.net.URI;
@@ -135,10 +136,26 @@ final class SlurmLauncherTest {
         .isEqualTo(LauncherStatus.queued("Slurm state PENDING (Priority)"));
     assertThat(statuses.get("7_1")).isEqualTo(LauncherStatus.running("Slurm state RUNNING"));
     assertThat(statuses.get("7_2"))
-        .isEqualTo(LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)"));
+        .isEqualTo(
+            LauncherStatus.killed("Slurm state TIMEOUT (TimeLimit)", FailureClass.TIMED_OUT));
     assertThat(statuses.get("8").phase()).isEqualTo(LauncherStatus.Phase.ENDED);
-    assertThat(statuses.get("9_0")).isEqualTo(LauncherStatus.ended("Slurm state CANCELLED by 0"));
-    assertThat(statuses.get("9_1").phase()).isEqualTo(LauncherStatus.Phase.KILLED);
+    assertThat(statuses.get("9_0"))
+        .isEqualTo(LauncherStatus.ended("Slurm state CANCELLED by 0", FailureClass.KILLED));
+    assertThat(statuses.get("9_1"))
+        .isEqualTo(
+            LauncherStatus.killed(
+                "Slurm state OUT_OF_MEMORY (OutOfMemory)", FailureClass.OUT_OF_MEMORY));
+  }
+
+  @Test
+  void slurmEnds_carryTheirFailureClassAsAType() {
+    assertThat(SlurmStates.of("DEADLINE", null).failure()).isEqualTo(FailureClass.TIMED_OUT);
+    assertThat(SlurmStates.of("NODE_FAIL", "None").failure()).isEqualTo(FailureClass.KILLED);
+    assertThat(SlurmStates.of("PREEMPTED", null).failure()).isEqualTo(FailureClass.KILLED);
+    assertThat(SlurmStates.of("BOOT_FAIL", null).failure()).isEqualTo(FailureClass.LAUNCH_FAILED);
+    // An end of the task's own: the sim's report and log tell why.
+    assertThat(SlurmStates.of("FAILED", "NonZeroExitCode").failure()).isNull();
+    assertThat(SlurmStates.of("PENDING", "Priority").failure()).isNull();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.cascade.core.spi;
 
+import dev.cascade.core.FailureClass;
 import java.util.Objects;
 
 /**
@@ -10,12 +11,25 @@ import java.util.Objects;
  * @param phase where it is
  * @param detail the launcher's words for it, shown to users (Slurm's state and reason: {@code
  *     PENDING (Priority)}, {@code TIMEOUT (TimeLimit)}); never null
+ * @param failure for an end the launcher's system imposed, why, as a type (Slurm's {@code TIMEOUT}
+ *     is {@link FailureClass#TIMED_OUT}, {@code OUT_OF_MEMORY} {@link FailureClass#OUT_OF_MEMORY}):
+ *     the sim's failure class, never parsed back out of {@code detail}; null when the launcher does
+ *     not know, and always for {@link Phase#QUEUED} and {@link Phase#RUNNING}
  */
-public record LauncherStatus(Phase phase, String detail) {
+public record LauncherStatus(Phase phase, String detail, FailureClass failure) {
 
   public LauncherStatus {
     Objects.requireNonNull(phase, "phase");
     Objects.requireNonNull(detail, "detail");
+    if (failure != null && (phase == Phase.QUEUED || phase == Phase.RUNNING)) {
+      throw new IllegalArgumentException(
+          "a " + phase + " sim has not failed; got failure " + failure.wireName());
+    }
+  }
+
+  /** A status without a failure class. */
+  public LauncherStatus(Phase phase, String detail) {
+    this(phase, detail, null);
   }
 
   /** Where a launched sim is, as its launcher sees it. */
@@ -49,7 +63,17 @@ public record LauncherStatus(Phase phase, String detail) {
     return new LauncherStatus(Phase.ENDED, detail);
   }
 
+  /** Ended, with why when the launcher's system says ({@code failure} may be null). */
+  public static LauncherStatus ended(String detail, FailureClass failure) {
+    return new LauncherStatus(Phase.ENDED, detail, failure);
+  }
+
   public static LauncherStatus killed(String detail) {
     return new LauncherStatus(Phase.KILLED, detail);
+  }
+
+  /** Killed by the launcher's system, with why ({@code failure} may be null). */
+  public static LauncherStatus killed(String detail, FailureClass failure) {
+    return new LauncherStatus(Phase.KILLED, detail, failure);
   }
 }

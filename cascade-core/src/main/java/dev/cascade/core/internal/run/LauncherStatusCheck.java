@@ -89,7 +89,12 @@ public final class LauncherStatusCheck implements Runnable {
       String error = sim.error() == null ? "" : sim.error();
       if (status.phase() == LauncherStatus.Phase.KILLED && !error.contains(status.detail())) {
         String fuller = status.detail() + (error.isEmpty() ? "" : "; the sim reported: " + error);
-        sims.amendError(sim.id(), fuller, FailureClass.classify(fuller, sim.exitCode(), List.of()));
+        sims.amendError(
+            sim.id(),
+            fuller,
+            status.failure() != null
+                ? status.failure()
+                : FailureClass.classify(fuller, sim.exitCode(), List.of()));
         log.warn("sim {} failed: {}", sim.id(), fuller);
       }
     }
@@ -132,7 +137,9 @@ public final class LauncherStatusCheck implements Runnable {
                 + sim.launcherRef()
                 + " ended without the sim's final report: "
                 + status.detail();
-        if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {
+        // The launcher's typed reason wins; without one the error's words are classified.
+        if (moves.move(
+            sim.id(), null, SimState.FAILED, new Outcome(error, null, status.failure()))) {
           log.warn("sim {} failed: {}", sim.id(), error);
         }
       }
