@@ -104,7 +104,7 @@ final class UiMeasuresIT {
     assertThat(browser.waitFor(TOTAL_L2).getText()).matches("[0-9][0-9.,]*.*");
     assertThat(browser.all("#measure-chips li[data-measure='" + L2 + "']")).hasSize(1);
     // Tall enough for the picker, the summary and the per-kernel table in one shot.
-    browser.size(1280, 1450);
+    browser.size(1280, 1580);
     browser.screenshot("21-results-measures");
     browser.size(1280, 900);
 
