@@ -16,7 +16,7 @@ const ROUTES = [
   { pattern: /^\/traces\/([^/]+)\/new-run$/, nav: 'traces', render: renderNewRun },
   { pattern: /^\/traces\/([^/]+)$/, nav: 'traces', render: renderTrace },
   { pattern: /^\/runs\/?$/, nav: 'runs', render: renderRuns },
-  { pattern: /^\/runs\/([^/]+)\/results$/, nav: 'runs', render: renderResults },
+  { pattern: /^\/runs\/([^/]+)\/results(?:\?(.*))?$/, nav: 'runs', render: renderResults },
   { pattern: /^\/runs\/([^/]+)$/, nav: 'runs', render: renderRun },
   { pattern: /^\/compare(?:\?(.*))?$/, nav: 'runs', render: renderCompare },
 ];

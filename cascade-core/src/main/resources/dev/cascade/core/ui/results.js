@@ -1,6 +1,7 @@
 // Results (#/runs/{id}/results): per config, per kernel and in total, cycles, IPC and simulated
 // time as charts with the spread across replicas, the speedup of each config over the baseline
 // config (same within spread when the replica ranges overlap), the numbers as tables, and the CSV.
+// Measures picked beyond those (`?measures=` in the address) add columns to the tables.
 
 import { api, fileLink } from './api.js';
 import { h, replace, badge, cell } from './dom.js';
@@ -11,6 +12,9 @@ import { runHref } from './run.js';
 import { traceHref } from './traces.js';
 import { hardwareSection } from './hardware.js';
 import { compareHref } from './compare.js';
+import {
+  measuresOf, measuresQuery, extraMeasures, measurePicker, measureHeaders, measureCells, measureNotes,
+} from './measures.js';
 
 const METRICS = [
   { key: 'cycles', title: 'Cycles', unit: 'cycles', format: compact, exact: count },
@@ -150,10 +154,12 @@ function metricSection(metric, results, series, scale) {
 }
 
 function summaryTable(results, series) {
+  const extra = extraMeasures(results);
   return h('div', { class: 'scroll' }, h('table', { class: 'list summary' },
     h('caption', { class: 'visually-hidden' }, 'Whole-trace results per GPU config (mean across succeeded replicas)'),
     h('thead', {}, h('tr', {}, ['Config', 'Arch', 'Clock', 'Succeeded', 'Cycles', 'Thread instructions (sim)', 'IPC', 'Simulated time', 'Speedup (cycles)', 'Speedup (time)'].map((label) =>
-      h('th', { scope: 'col', class: ['Config', 'Arch'].includes(label) ? null : 'num' }, label)))),
+      h('th', { scope: 'col', class: ['Config', 'Arch'].includes(label) ? null : 'num' }, label)),
+    extra.map(measureHeaders))),
     h('tbody', {}, results.configs.map((config, i) => {
       const total = config.total || {};
       const mean = (key, format, spreadFormat) => (total[key] && total[key].n > 0
@@ -174,8 +180,40 @@ function summaryTable(results, series) {
         cell('td', { 'data-label': 'IPC', class: 'num' }, mean('ipc', (v) => number(v, 4), (v) => number(v, 2))),
         cell('td', { 'data-label': 'Simulated time', class: 'num' }, mean('simulated_time_us', (v) => `${number(v, 5)} µs`, (v) => `${number(v, 2)} µs`)),
         speedupCell('Speedup (cycles)', total.speedup?.cycles, isBaseline),
-        speedupCell('Speedup (time)', total.speedup?.simulated_time, isBaseline));
+        speedupCell('Speedup (time)', total.speedup?.simulated_time, isBaseline),
+        extra.map((measure) => measureCells(measure, config.total, isBaseline)));
     }))));
+}
+
+/**
+ * The picked measures per kernel and in total, per config: each with its spread across replicas
+ * and its change from the baseline; what each counts below.
+ */
+function measuresSection(results) {
+  const extra = extraMeasures(results);
+  if (!extra.length) {
+    return null;
+  }
+  const configs = results.configs;
+  const rows = [...kernelRows(configs).map((kernel, index) => ({ label: kernelLabel(kernel, index), total: false, pick: (c) => find(c, kernel.key) })),
+    { label: 'All kernels', total: true, pick: (c) => c.total }];
+  const table = h('table', { class: 'list numbers', id: 'measures-table' },
+    h('caption', { class: 'visually-hidden' }, 'Picked measures per kernel and in total: mean across succeeded replicas, its spread, and its change from the baseline'),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, 'Kernel'), h('th', { scope: 'col' }, 'Config'), h('th', { scope: 'col', class: 'num' }, 'n'),
+      extra.map(measureHeaders))),
+    h('tbody', {}, rows.flatMap(({ label, total, pick }) => configs.map((config) => {
+      const item = pick(config);
+      return h('tr', { dataset: { config: config.gpu_config, row: total ? 'total' : 'kernel' } },
+        cell('td', { 'data-label': 'Kernel', class: 'kernel-name' }, label),
+        cell('td', { 'data-label': 'Config' }, config.gpu_config),
+        cell('td', { 'data-label': 'n', class: 'num' }, item ? item.n ?? '—' : 0),
+        extra.map((measure) => measureCells(measure, item, config.gpu_config === results.baseline)));
+    }))));
+  return h('section', { class: 'measures', id: 'measures', 'aria-labelledby': 'measures-title' },
+    h('h2', { id: 'measures-title' }, 'Picked measures'),
+    h('div', { class: 'scroll' }, table),
+    measureNotes(extra));
 }
 
 function notes(results) {
@@ -183,25 +221,81 @@ function notes(results) {
   return all.length ? h('ul', { class: 'notes' }, all.map((note) => h('li', {}, note))) : null;
 }
 
-export function renderResults(main, runId) {
+export function renderResults(main, runId, query) {
   document.title = `Results of ${runId} · Cascade`;
   const body = h('div', {}, h('p', { class: 'muted', role: 'status' }, 'Loading the results…'));
-  main.append(
-    h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / ', h('a', { href: runHref(runId) }, runId), ' / '),
-    h('h1', {}, 'Results'),
-    body);
   let disposed = false;
   let timer = null;
   let lastKey = null;
   let scale = 'absolute';
   let baseline = null; // the server's default, the run's first config, until one is chosen
+  let measures = measuresOf(query); // the names picked beyond the defaults, as in the address
+  let added = null; // the name just added, until the server has taken or refused it
+  const picker = measurePicker(measures, (names, name) => {
+    measures = names;
+    added = name;
+    keepInAddress();
+    clearTimeout(timer);
+    load();
+  });
+  main.append(
+    h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / ', h('a', { href: runHref(runId) }, runId), ' / '),
+    h('h1', {}, 'Results'),
+    picker.element,
+    body);
+
+  /** The picked measures in the address, so a reload or a shared link shows them; no new screen. */
+  function keepInAddress() {
+    const picked = measuresQuery(measures).replaceAll('%3A', ':');
+    history.replaceState(history.state, '', `#/runs/${encodeURIComponent(runId)}/results${picked ? `?${picked}` : ''}`);
+  }
+
+  /** `?baseline=...&measures=...` as chosen, or ''. */
+  function resultsQuery() {
+    const parts = [baseline ? `baseline=${encodeURIComponent(baseline)}` : null, measuresQuery(measures) || null].filter(Boolean);
+    return parts.length ? `?${parts.join('&')}` : '';
+  }
+
+  /**
+   * A measure the server refused (a statistic no kernel printed): its message next to the picker,
+   * and the name taken back: the one just added (back into the input; the others were taken
+   * before), or, from the address, the one the message names (every one if it names none).
+   */
+  function refused(error) {
+    const named = (name) => [name, name.split(':')[0]].some((key) => error.message.includes(`named "${key}"`));
+    let rejected = added ? [added] : measures.filter(named);
+    if (!rejected.length) {
+      rejected = [...measures];
+    }
+    measures = measures.filter((name) => !rejected.includes(name));
+    picker.set(measures);
+    picker.showError(error.message, rejected.includes(added) ? added : null);
+    added = null;
+    keepInAddress();
+  }
+
+  async function offerStatistics() {
+    try {
+      const catalog = await api(`/api/measures?run=${encodeURIComponent(runId)}`);
+      if (!disposed) {
+        picker.offer(catalog.statistics || []);
+      }
+    } catch {
+      // No list to offer: a name can still be typed.
+    }
+  }
 
   async function load() {
     let results;
     try {
-      const query = baseline ? `?baseline=${encodeURIComponent(baseline)}` : '';
-      results = await api(`/api/runs/${encodeURIComponent(runId)}/results${query}`);
+      results = await api(`/api/runs/${encodeURIComponent(runId)}/results${resultsQuery()}`);
+      added = null;
     } catch (error) {
+      if (!disposed && error.status === 422 && error.field === 'measures' && measures.length) {
+        refused(error);
+        load();
+        return;
+      }
       if (!disposed && lastKey === null) {
         replace(body);
         loadFailed(body, error, '#/runs', 'Back to the runs');
@@ -220,6 +314,9 @@ export function renderResults(main, runId) {
     }
     if (disposed) {
       return;
+    }
+    if (!picker.hasOffer()) {
+      offerStatistics();
     }
     results.correlation = correlation;
     const key = JSON.stringify(results);
@@ -241,7 +338,7 @@ export function renderResults(main, runId) {
         h('span', {}, ' · trace '), h('a', { href: traceHref(results.trace_id) }, results.trace_id),
         h('span', { class: 'spacer' }),
         baselineChoice(results),
-        fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv${baseline ? `?baseline=${encodeURIComponent(baseline)}` : ''}`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
+        fileLink(`/api/runs/${encodeURIComponent(runId)}/results.csv${resultsQuery()}`, `${runId}-results.csv`, 'Download CSV', { class: 'button', id: 'csv', download: `${runId}-results.csv` }),
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results/sims.csv`, `${runId}-sims.csv`, 'Tidy CSV (pandas)', { class: 'button', id: 'sims-csv', download: `${runId}-sims.csv`, title: 'A row per sim and kernel, every numeric statistic a column' }),
         fileLink(`/api/runs/${encodeURIComponent(runId)}/results/get_stats.csv`, `${runId}-get_stats.csv`, 'get_stats.py CSV', { class: 'button', id: 'get-stats-csv', download: `${runId}-get_stats.csv`, title: 'Accel-Sim get_stats.py -k -K layout, for merge-stats.py and plot-get-stats.py' }),
         h('a', { class: 'button', href: compareHref([runId]), id: 'compare-link' }, 'Compare with another run'),
@@ -251,6 +348,7 @@ export function renderResults(main, runId) {
       h('p', { class: 'hint', id: 'spread-rule' }, `Speedups are against ${results.baseline} (baseline mean / config mean). ${results.spread_rule || ''}`),
       summaryTable(results, series),
       notes(results),
+      measuresSection(results),
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]
         : h('p', { class: 'muted', id: 'no-results' }, results.state === 'active'
