@@ -2,6 +2,7 @@ package dev.cascade.core;
 
 import dev.cascade.core.internal.AppEnvironment;
 import dev.cascade.core.spi.Launcher;
+import dev.cascade.core.spi.Simulator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +33,8 @@ import java.util.Optional;
  * @param simEnvironment extra variables every sim gets
  * @param mainUrl where sims reach the app ({@code CASCADE_MAIN_URL}); null means the URL of the
  *     server Cascade starts
+ * @param simulator the simulator whose output sims print: how it is parsed into kernels and how its
+ *     failures are classed ({@link Simulators#accelSim()} by default, which the emulator imitates)
  * @param server the HTTP server Cascade starts for sims to report to (and for the API and UI); null
  *     when the embedder starts one itself or sims report elsewhere. By default, when no {@code
  *     mainUrl} is given, a loopback server on a free port.
@@ -50,7 +53,8 @@ public record CascadeSettings(
     List<String> simCommand,
     Map<String, String> simEnvironment,
     String mainUrl,
-    ServerSettings server) {
+    ServerSettings server,
+    Simulator simulator) {
 
   public static final int MAX_LAUNCHES_LIMIT = 256;
 
@@ -59,6 +63,7 @@ public record CascadeSettings(
     Objects.requireNonNull(launcher, "launcher");
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(simulator, "simulator");
     if (mainUrl == null && server == null) {
       throw new IllegalArgumentException(
           "sims need somewhere to report: give a mainUrl or let Cascade start a server");
@@ -114,6 +119,7 @@ public record CascadeSettings(
   public static final class Builder {
     private Path dataDir;
     private Launcher launcher;
+    private Simulator simulator;
     private GpuConfigCatalog catalog;
     private Clock clock = Clock.systemUTC();
     private int maxLaunches = 8;
@@ -175,6 +181,17 @@ public record CascadeSettings(
     /** The launcher found on the class path under {@code name} ({@code local}, {@code sail}). */
     public Builder launcher(String name) {
       return launcher(Launchers.byName(name));
+    }
+
+    /** The simulator whose output sims print ({@link Simulators#accelSim()} by default). */
+    public Builder simulator(Simulator simulator) {
+      this.simulator = Objects.requireNonNull(simulator, "simulator");
+      return this;
+    }
+
+    /** The simulator found on the class path under {@code name} ({@code accel-sim}). */
+    public Builder simulator(String name) {
+      return simulator(Simulators.byName(name));
     }
 
     public Builder catalog(GpuConfigCatalog catalog) {
@@ -309,7 +326,8 @@ public record CascadeSettings(
           mainUrl,
           server != null || noServer || mainUrl != null
               ? server
-              : ServerSettings.defaults().withPort(0));
+              : ServerSettings.defaults().withPort(0),
+          simulator != null ? simulator : Simulators.accelSim());
     }
 
     /** A Cascade with these settings, not started yet. */

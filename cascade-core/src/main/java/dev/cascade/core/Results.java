@@ -20,6 +20,14 @@ import java.util.List;
 public interface Results {
 
   /**
+   * The measures results compare when a request names none: the simulator's ({@link
+   * dev.cascade.core.spi.Simulator#measures()}), the four defaults first.
+   */
+  default List<Measure> measures() {
+    return Measures.DEFAULTS;
+  }
+
+  /**
    * The run's results, one per entry, in the run's entry order. Only succeeded sims count, except
    * that while the run is active each kernel's row also counts the sims still running that have
    * finished it ({@link PartialResults}); a config none of whose sims succeeded is still listed,

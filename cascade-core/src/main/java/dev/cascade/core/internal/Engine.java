@@ -99,7 +99,8 @@ public final class Engine implements AutoCloseable {
             .start();
     toClose.add(0, traces);
     SimRepository sims = new SimRepository(database, clock);
-    SimOutput outputs = new SimOutput(database, events, clock, settings.catalog());
+    SimOutput outputs =
+        new SimOutput(database, events, clock, settings.catalog(), settings.simulator());
     RunSettings runSettings =
         new RunSettings(
             settings.dataDir(),
@@ -126,14 +127,20 @@ public final class Engine implements AutoCloseable {
             database, sims, events, traces, settings.catalog(), moves, launches, outputs, clock);
     HeartbeatTimes heartbeatTimes = new HeartbeatTimes(database, sims);
     toClose.add(0, heartbeatTimes);
-    reports = new SimReports(database, sims, moves, outputs, launches, heartbeatTimes, clock);
+    reports =
+        new SimReports(
+            database, sims, moves, outputs, launches, heartbeatTimes, clock, settings.simulator());
     heartbeatCheck =
         new HeartbeatCheck(sims, heartbeatTimes, moves, launches, runSettings, clock, queued);
     launcherStatusCheck = new LauncherStatusCheck(settings.launcher(), sims, moves, queued, clock);
     timeLimits = new TimeLimitCheck(sims, new RunRepository(database), moves, launches, clock);
     results =
         new ResultsComparer(
-            database, settings.catalog(), TraceStore.tracesFolder(settings.dataDir()), runs);
+            database,
+            settings.catalog(),
+            TraceStore.tracesFolder(settings.dataDir()),
+            runs,
+            settings.simulator().measures());
     hardware = new HardwareUploads(database, clock);
   }
 

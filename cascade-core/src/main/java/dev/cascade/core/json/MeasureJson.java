@@ -83,11 +83,12 @@ public final class MeasureJson {
   }
 
   /**
-   * {@code GET /api/measures}: the defaults, the forms, and the statistics a run's kernels have.
+   * {@code GET /api/measures}: the measures results compare unasked ({@code defaults}: the four and
+   * the simulator's own), the forms, and the statistics a run's kernels have.
    */
-  public static Map<String, Object> writeCatalog(List<String> statistics) {
+  public static Map<String, Object> writeCatalog(List<Measure> defaults, List<String> statistics) {
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("defaults", Measures.DEFAULTS.stream().map(MeasureJson::write).toList());
+    body.put("defaults", Measures.withDefaults(defaults).stream().map(MeasureJson::write).toList());
     body.put("how_to_ask", HOW_TO_ASK);
     body.put("forms", Measures.FORMS);
     body.put("statistics", statistics);

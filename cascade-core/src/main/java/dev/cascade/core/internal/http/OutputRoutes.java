@@ -24,6 +24,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /** What sims produced: a sim's log and kernels, and a run's results as JSON and CSV. */
@@ -97,7 +98,7 @@ final class OutputRoutes {
 
   private void results(Context ctx) {
     Run run = runs.get(ctx.pathParam("id"));
-    List<Measure> measures = Measures.parseList(ctx.queryParam("measures"));
+    List<Measure> measures = askedMeasures(ctx);
     Json.send(
         ctx,
         200,
@@ -123,12 +124,12 @@ final class OutputRoutes {
               .map(kernels -> List.copyOf(kernels.getFirst().stats().keySet()))
               .orElse(List.of());
     }
-    Json.send(ctx, 200, MeasureJson.writeCatalog(statistics));
+    Json.send(ctx, 200, MeasureJson.writeCatalog(results.measures(), statistics));
   }
 
   private void resultsCsv(Context ctx) throws IOException {
     Run run = runs.get(ctx.pathParam("id"));
-    List<Measure> measures = Measures.parseList(ctx.queryParam("measures"));
+    List<Measure> measures = askedMeasures(ctx);
     List<ConfigResult> compared = results.compare(run, measures);
     String baseline = Speedups.baseline(compared, ctx.queryParam("baseline")); // 400 before 200
     ctx.status(200);
@@ -149,6 +150,13 @@ final class OutputRoutes {
     Writer out = new OutputStreamWriter(ctx.res().getOutputStream(), StandardCharsets.UTF_8);
     ResultsCsv.write(compared, baseline, measures, out);
     out.flush();
+  }
+
+  /** The simulator's measures, then those {@code ?measures=} names. */
+  private List<Measure> askedMeasures(Context ctx) {
+    List<Measure> all = new ArrayList<>(results.measures());
+    all.addAll(Measures.parseList(ctx.queryParam("measures")));
+    return Measures.withDefaults(all.stream().distinct().toList());
   }
 
   private static long wholeNumber(String text, String name, long max) {

@@ -1,9 +1,9 @@
 package dev.cascade.core.internal.output;
 
-import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.core.KernelResult;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.ResultsJson;
+import dev.cascade.core.spi.FinishedKernel;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +19,7 @@ final class EventJson {
    * {@code {"position", "name", "uid", "instance", "cycles", "instructions", "ipc",
    * "simulated_time_us"}}; the simulated time only when the config's clock is known.
    */
-  static String kernel(int position, KernelStats kernel, Double clockMhz) {
+  static String kernel(int position, FinishedKernel kernel, Double clockMhz) {
     KernelResult result =
         new KernelResult(
             position,

@@ -1,16 +1,16 @@
 package dev.cascade.core.internal.output;
 
-import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.accelsim.stats.LogBuilds;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.internal.events.EventLog;
-import dev.cascade.core.internal.output.SimParse.FinishedKernel;
+import dev.cascade.core.internal.output.SimParse.Finished;
 import dev.cascade.core.internal.output.SimParse.Progress;
 import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.Metrics;
 import dev.cascade.core.internal.store.ParseProgress;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.spi.FinishedKernel;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -28,7 +28,8 @@ import java.util.List;
 final class ParseRecorder {
 
   /** A finished kernel ready to insert: its statistics and its event already written as JSON. */
-  private record KernelRow(int position, KernelStats stats, String statsJson, String eventJson) {}
+  private record KernelRow(
+      int position, FinishedKernel kernel, String statsJson, String eventJson) {}
 
   /** What one write stores for a sim, built before the write. */
   static final class Prepared {
@@ -78,15 +79,15 @@ final class ParseRecorder {
     List<String> lines = sim.lines.drain();
     String logJson = lines.isEmpty() ? null : EventJson.log(lines, ended - lines.size());
     List<KernelRow> rows = new ArrayList<>();
-    for (FinishedKernel kernel : sim.takeFinished()) {
+    for (Finished kernel : sim.takeFinished()) {
       rows.add(
           new KernelRow(
               kernel.position(),
-              kernel.stats(),
-              KernelRepository.statsJson(kernel.stats()),
-              EventJson.kernel(kernel.position(), kernel.stats(), sim.clockMhz)));
+              kernel.kernel(),
+              KernelRepository.statsJson(kernel.kernel()),
+              EventJson.kernel(kernel.position(), kernel.kernel(), sim.clockMhz)));
       sim.kernelsDone = Math.max(sim.kernelsDone, kernel.position() + 1);
-      sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.stats()));
+      sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.kernel()));
     }
     LogBuilds builds = sim.builds.equals(sim.buildsStored) ? null : sim.builds;
     return new Prepared(at, logJson, rows, sim.stored(), builds, !before.equals(sim.progress()));
@@ -105,7 +106,7 @@ final class ParseRecorder {
     }
     for (KernelRow kernel : prepared.kernels) {
       if (kernels.insert(
-          connection, sim.simId, kernel.position(), kernel.stats(), kernel.statsJson())) {
+          connection, sim.simId, kernel.position(), kernel.kernel(), kernel.statsJson())) {
         events.append(
             connection,
             sim.runId,

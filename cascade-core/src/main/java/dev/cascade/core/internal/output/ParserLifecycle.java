@@ -1,7 +1,5 @@
 package dev.cascade.core.internal.output;
 
-import dev.cascade.accelsim.stats.KernelStatsParser;
-import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.internal.events.EventLog;
@@ -9,6 +7,8 @@ import dev.cascade.core.internal.output.SimParse.Progress;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.ParseState;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.spi.LogEnd;
+import dev.cascade.core.spi.Simulator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +36,8 @@ final class ParserLifecycle {
   private final ParseRecorder recorder;
   private final ConcurrentHashMap<String, SimParse> parses = new ConcurrentHashMap<>();
 
+  private final Simulator simulator;
+
   ParserLifecycle(
       Database database,
       SimRepository sims,
@@ -43,7 +45,9 @@ final class ParserLifecycle {
       GpuConfigCatalog catalog,
       ChunkIntake intake,
       ParseRebuild rebuild,
-      ParseRecorder recorder) {
+      ParseRecorder recorder,
+      Simulator simulator) {
+    this.simulator = simulator;
     this.database = database;
     this.sims = sims;
     this.events = events;
@@ -109,7 +113,7 @@ final class ParserLifecycle {
     if (sim.parser != null) {
       return;
     }
-    sim.parser = new KernelStatsParser(sim);
+    sim.parser = simulator.parser(sim);
     if (sim.chunksParsed == 0) {
       return;
     }
@@ -185,13 +189,13 @@ final class ParserLifecycle {
    * Ends the sim's log unless it has ended: closes the parse, stores the outcome and frees the
    * parser's memory.
    */
-  LogOutcome finish(SimParse sim) {
+  LogEnd finish(SimParse sim) {
     if (sim.finished) {
       return sim.outcome();
     }
     ensureParser(sim);
     Progress before = sim.progress();
-    LogOutcome outcome = sim.parser.finish();
+    LogEnd outcome = sim.parser.finish();
     sim.lines.finish();
     sim.logOutcome = outcome.state().label();
     sim.finished = true;

@@ -1,17 +1,19 @@
 package dev.cascade.core.internal.output;
 
-import dev.cascade.accelsim.stats.KernelStatsParser;
-import dev.cascade.accelsim.stats.LogOutcome;
-import dev.cascade.accelsim.stats.StatsListener;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.Simulators;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.store.ChunkRepository;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.spi.LogEnd;
+import dev.cascade.core.spi.OutputListener;
+import dev.cascade.core.spi.OutputParser;
+import dev.cascade.core.spi.Simulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,8 +25,8 @@ import java.util.Optional;
 /**
  * A sim's output, from the chunks it sends to what the app shows: the chunks are stored (numbered,
  * idempotent, kept when they come out of order: {@link ChunkIntake}) and, as soon as they are
- * contiguous, fed in order to the sim's {@link KernelStatsParser} ({@link ParserLifecycle}); what
- * it finds becomes the sim's progress ({@code kernels_done}, {@code current_kernel}, {@code
+ * contiguous, fed in order to the sim's parser, its {@link Simulator}'s ({@link ParserLifecycle});
+ * what it finds becomes the sim's progress ({@code kernels_done}, {@code current_kernel}, {@code
  * latest_metrics}, {@code log_outcome}), one {@code sim_kernels} row per finished kernel, and
  * {@code log}, {@code kernel} and {@code sim} events ({@link ParseRecorder}).
  *
@@ -54,6 +56,7 @@ public final class SimOutput {
   private final KernelRepository kernels;
   private final ChunkIntake intake;
   private final ParserLifecycle parsers;
+  private final Simulator simulator;
 
   /**
    * Output handling without a GPU config catalog: {@code kernel} events then carry no simulated
@@ -68,6 +71,19 @@ public final class SimOutput {
    * clock of the sim's config in {@code catalog} (left out when the catalog does not have it).
    */
   public SimOutput(Database database, EventLog events, Clock clock, GpuConfigCatalog catalog) {
+    this(database, events, clock, catalog, Simulators.accelSim());
+  }
+
+  /**
+   * As {@link #SimOutput(Database, EventLog, Clock, GpuConfigCatalog)}, read by {@code simulator}.
+   */
+  public SimOutput(
+      Database database,
+      EventLog events,
+      Clock clock,
+      GpuConfigCatalog catalog,
+      Simulator simulator) {
+    this.simulator = Objects.requireNonNull(simulator, "simulator");
     this.database = Objects.requireNonNull(database, "database");
     Objects.requireNonNull(events, "events");
     Objects.requireNonNull(clock, "clock");
@@ -83,7 +99,8 @@ public final class SimOutput {
             catalog,
             intake,
             new ParseRebuild(chunks),
-            new ParseRecorder(sims, kernels, events, clock));
+            new ParseRecorder(sims, kernels, events, clock),
+            simulator);
   }
 
   /**
@@ -201,7 +218,7 @@ public final class SimOutput {
    * @return how the log ended
    * @throws CascadeException {@code not_found} when the sim does not exist
    */
-  public LogOutcome finish(String simId) {
+  public LogEnd finish(String simId) {
     Objects.requireNonNull(simId, "simId");
     return parsers.withSim(simId, parsers::finish);
   }
@@ -239,7 +256,7 @@ public final class SimOutput {
       sim.lock.lock();
       try {
         if (!sim.dead && (sim.parser != null || sim.finalOutcome != null)) {
-          LogOutcome outcome = sim.outcome();
+          LogEnd outcome = sim.outcome();
           return outcome.failed() ? Optional.of(outcome.reason()) : Optional.empty();
         }
       } finally {
@@ -247,11 +264,16 @@ public final class SimOutput {
       }
     }
     Optional<String> stored = sims.logOutcome(simId);
-    if (!stored.equals(Optional.of(LogOutcome.State.FAILED.label()))) {
+    if (!stored.equals(Optional.of(LogEnd.State.FAILED.label()))) {
       return Optional.empty();
     }
     try (InputStream in = chunks.openLog(simId)) {
-      LogOutcome outcome = KernelStatsParser.parse(in, new StatsListener() {});
+      OutputParser parser = simulator.parser(new OutputListener() {});
+      byte[] buffer = new byte[64 * 1024];
+      for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+        parser.feed(buffer, 0, read);
+      }
+      LogEnd outcome = parser.finish();
       return Optional.of(outcome.failed() ? outcome.reason() : "the log reports a failure");
     } catch (IOException e) {
       throw new UncheckedIOException(e); // chunks are read from the database, not a file

@@ -1,12 +1,11 @@
 package dev.cascade.core.internal.output;
 
-import dev.cascade.accelsim.stats.BuildString;
-import dev.cascade.accelsim.stats.KernelStats;
-import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.LogBuilds;
-import dev.cascade.accelsim.stats.LogOutcome;
-import dev.cascade.accelsim.stats.StatsListener;
 import dev.cascade.core.internal.store.ParseProgress;
+import dev.cascade.core.spi.FinishedKernel;
+import dev.cascade.core.spi.LogEnd;
+import dev.cascade.core.spi.OutputListener;
+import dev.cascade.core.spi.OutputParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,14 +20,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread at a time feeds the parser. The fields change before the write that stores them commits:
  * when that write fails, the whole object is dropped ({@link #dead}) and rebuilt from the database.
  */
-final class SimParse implements StatsListener {
+final class SimParse implements OutputListener {
 
   /** The statistics {@code latest_metrics} keeps of the latest kernel, besides its own numbers. */
   static final List<String> HEADLINE_STATS =
       List.of("gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc", "gpu_occupancy", "L2_BW");
 
   /** A kernel finished since the last write, at its position among the sim's kernels. */
-  record FinishedKernel(int position, KernelStats stats) {}
+  record Finished(int position, FinishedKernel kernel) {}
 
   /** What a {@code sim} event reports: when any of it changes, one is sent. */
   record Progress(int kernelsDone, String currentKernel, String latestMetrics, String logOutcome) {}
@@ -65,10 +64,10 @@ final class SimParse implements StatsListener {
   long highestHeld = -1;
 
   // The parse, built at the first chunk to feed, and dropped when the log ends.
-  KernelStatsParser parser;
+  OutputParser parser;
 
   /** How the log ended, once {@link SimOutput#finish} ended it here. */
-  LogOutcome finalOutcome;
+  LogEnd finalOutcome;
 
   /** The build strings the log printed, and those already in the sims row. */
   LogBuilds builds = LogBuilds.NONE;
@@ -78,7 +77,7 @@ final class SimParse implements StatsListener {
   final LogLines lines = new LogLines();
   boolean rebuilding;
   int kernelsSeen;
-  private final List<FinishedKernel> finishedKernels = new ArrayList<>();
+  private final List<Finished> finishedKernels = new ArrayList<>();
 
   SimParse(String simId) {
     this.simId = Objects.requireNonNull(simId, "simId");
@@ -99,34 +98,42 @@ final class SimParse implements StatsListener {
   }
 
   /** The kernels finished since the last call. */
-  List<FinishedKernel> takeFinished() {
-    List<FinishedKernel> taken = List.copyOf(finishedKernels);
+  List<Finished> takeFinished() {
+    List<Finished> taken = List.copyOf(finishedKernels);
     finishedKernels.clear();
     return taken;
   }
 
   /** How the log ended, or is ending: the parser's word when it ran here, else the database's. */
-  LogOutcome outcome() {
+  LogEnd outcome() {
     if (finalOutcome != null) {
       return finalOutcome;
     }
     if (parser != null) {
-      return parser.outcome();
+      return parser.end();
     }
     if (logOutcome == null) {
-      return new LogOutcome(LogOutcome.State.INCOMPLETE, "the log has not ended");
+      return new LogEnd(LogEnd.State.INCOMPLETE, "the log has not ended");
     }
-    for (LogOutcome.State state : LogOutcome.State.values()) {
+    for (LogEnd.State state : LogEnd.State.values()) {
       if (state.label().equals(logOutcome)) {
-        return new LogOutcome(state, "as stored when the log ended: " + logOutcome);
+        return new LogEnd(state, "as stored when the log ended: " + logOutcome);
       }
     }
-    return new LogOutcome(LogOutcome.State.INCOMPLETE, "unknown stored outcome: " + logOutcome);
+    return new LogEnd(LogEnd.State.INCOMPLETE, "unknown stored outcome: " + logOutcome);
   }
 
+  /**
+   * A build string: GPGPU-Sim's is kept as the performance model's, any other component's as the
+   * simulator's own; the first of each counts.
+   */
   @Override
-  public void onBuild(BuildString build) {
-    builds = builds.with(build);
+  public void onBuild(String component, String build) {
+    if (component.equals("GPGPU-Sim")) {
+      builds = builds.gpgpuSim() == null ? new LogBuilds(builds.accelSim(), build) : builds;
+    } else {
+      builds = builds.accelSim() == null ? new LogBuilds(build, builds.gpgpuSim()) : builds;
+    }
   }
 
   @Override
@@ -137,17 +144,17 @@ final class SimParse implements StatsListener {
   }
 
   @Override
-  public void onKernelFinished(KernelStats stats) {
+  public void onKernelFinished(FinishedKernel kernel) {
     int position = kernelsSeen++;
     if (!rebuilding) {
-      finishedKernels.add(new FinishedKernel(position, stats));
+      finishedKernels.add(new Finished(position, kernel));
     }
   }
 
   @Override
-  public void onEnd(LogOutcome outcome) {
+  public void onEnd(LogEnd end) {
     if (!rebuilding) {
-      logOutcome = outcome.state().label();
+      logOutcome = end.state().label();
     }
   }
 
@@ -155,13 +162,13 @@ final class SimParse implements StatsListener {
    * A kernel's headline numbers, as {@code latest_metrics} keeps them: its own cycles, instructions
    * and IPC, then the running totals, occupancy and L2 bandwidth its block printed.
    */
-  static Map<String, Number> headline(KernelStats kernel) {
+  static Map<String, Number> headline(FinishedKernel kernel) {
     Map<String, Number> metrics = new LinkedHashMap<>();
     metrics.put("cycles", kernel.cycles());
     metrics.put("instructions", kernel.instructions());
     metrics.put("ipc", kernel.ipc());
     for (String key : HEADLINE_STATS) {
-      Number value = kernel.stats().get(key);
+      Number value = kernel.values().get(key);
       if (value != null) {
         metrics.put(key, value);
       }

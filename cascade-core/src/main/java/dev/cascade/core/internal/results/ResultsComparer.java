@@ -46,6 +46,7 @@ public final class ResultsComparer implements Results {
   private final GpuConfigCatalog catalog;
   private final HardwareCorrelator hardware;
   private final RunExports exports;
+  private final List<Measure> measures;
 
   /**
    * Results of the runs in {@code database}, with each config's architecture and core clock taken
@@ -69,7 +70,21 @@ public final class ResultsComparer implements Results {
    */
   public ResultsComparer(
       Database database, GpuConfigCatalog catalog, Path tracesFolder, Runs simOutputs) {
+    this(database, catalog, tracesFolder, simOutputs, Measures.DEFAULTS);
+  }
+
+  /**
+   * As {@link #ResultsComparer(Database, GpuConfigCatalog, Path, Runs)}, comparing {@code measures}
+   * (the simulator's) when a request names none.
+   */
+  public ResultsComparer(
+      Database database,
+      GpuConfigCatalog catalog,
+      Path tracesFolder,
+      Runs simOutputs,
+      List<Measure> measures) {
     Objects.requireNonNull(database, "database");
+    this.measures = Measures.withDefaults(measures);
     this.exports = simOutputs == null ? null : new RunExports(simOutputs);
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.runs = new RunRepository(database);
@@ -125,12 +140,17 @@ public final class ResultsComparer implements Results {
    */
   @Override
   public List<ConfigResult> compare(String runId) {
-    return compare(runId, List.of());
+    return compare(runId, measures);
+  }
+
+  @Override
+  public List<Measure> measures() {
+    return measures;
   }
 
   @Override
   public List<ConfigResult> compare(Run run) {
-    return compare(run, List.of());
+    return compare(run, measures);
   }
 
   @Override

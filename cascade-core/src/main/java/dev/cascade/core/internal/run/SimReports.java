@@ -8,6 +8,7 @@ import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.spi.Simulator;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -32,6 +33,8 @@ public final class SimReports {
   private final HeartbeatTimes times;
   private final Clock clock;
 
+  private final Simulator simulator;
+
   public SimReports(
       Database database,
       SimRepository sims,
@@ -39,7 +42,9 @@ public final class SimReports {
       SimOutput outputs,
       Launches launches,
       HeartbeatTimes times,
-      Clock clock) {
+      Clock clock,
+      Simulator simulator) {
+    this.simulator = simulator;
     this.times = times;
     this.clock = clock;
     this.database = database;
@@ -92,7 +97,7 @@ public final class SimReports {
     }
     FailureClass failureClass =
         finalState == SimState.FAILED
-            ? FailureClass.classify(
+            ? simulator.classify(
                 error, heartbeat.exitCode(), outputs.logTail(simId, FAILURE_LOG_LINES))
             : null;
     if (record(simId, finalState, new Outcome(error, heartbeat.exitCode(), failureClass))) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.core.KernelResult;
+import dev.cascade.core.spi.FinishedKernel;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -54,17 +54,17 @@ public final class KernelRepository {
    *
    * @return true when the row was new
    */
-  public boolean insert(Connection connection, String simId, int position, KernelStats kernel)
+  public boolean insert(Connection connection, String simId, int position, FinishedKernel kernel)
       throws SQLException {
     return insert(connection, simId, position, kernel, statsJson(kernel));
   }
 
   /**
-   * {@link #insert(Connection, String, int, KernelStats)} with the statistics already written as
+   * {@link #insert(Connection, String, int, FinishedKernel)} with the statistics already written as
    * {@link #statsJson}: built before the write, so the single writer's turn holds only the insert.
    */
   public boolean insert(
-      Connection connection, String simId, int position, KernelStats kernel, String statsJson)
+      Connection connection, String simId, int position, FinishedKernel kernel, String statsJson)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
@@ -246,12 +246,12 @@ public final class KernelRepository {
   }
 
   /** The block's statistics as one JSON object, in log order, written without boxing. */
-  public static String statsJson(KernelStats kernel) {
-    StringWriter out = new StringWriter(32 * kernel.stats().size() + 2);
+  public static String statsJson(FinishedKernel kernel) {
+    StringWriter out = new StringWriter(32 * kernel.values().size() + 2);
     try (JsonGenerator json = JSON.createGenerator(out)) {
       json.writeStartObject();
-      kernel.forEachStat(
-          new KernelStats.StatVisitor() {
+      kernel.forEachValue(
+          new FinishedKernel.ValueVisitor() {
             @Override
             public void integer(String key, long value) {
               try {

@@ -164,7 +164,8 @@ final class OpenApiIT {
     written.put("Results", ResultsJson.writeResults(JsonSamples.run(), List.of(config)));
     written.put("Error", ApiJson.writeError("invalid", "bad", "trace_id"));
     written.put("Measure", MeasureJson.write(Measures.IPC));
-    written.put("MeasureCatalog", MeasureJson.writeCatalog(List.of("gpu_sim_cycle")));
+    written.put(
+        "MeasureCatalog", MeasureJson.writeCatalog(Measures.DEFAULTS, List.of("gpu_sim_cycle")));
     written.put(
         "MeasureVersusBaseline",
         MeasureJson.writeChange(Measures.IPC, Spread.of(1.0, 1.1), Spread.of(2.0, 2.1)));

@@ -11,7 +11,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
@@ -26,6 +25,7 @@ import dev.cascade.core.internal.output.OutputFixtures.AccelSimLog;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
+import dev.cascade.core.spi.LogEnd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -356,16 +356,16 @@ final class SimOutputTest {
     assertThat(output.kernels(simId)).extracting(KernelResult::name).containsExactly("k_a");
     assertThat(progress(simId).logOutcome()).isNull();
 
-    LogOutcome outcome = output.finish(simId);
+    LogEnd outcome = output.finish(simId);
 
-    assertThat(outcome.state()).isEqualTo(LogOutcome.State.INCOMPLETE);
+    assertThat(outcome.state()).isEqualTo(LogEnd.State.INCOMPLETE);
     assertThat(output.kernels(simId)).extracting(KernelResult::name).containsExactly("k_a", "k_b");
     assertThat(progress(simId).logOutcome()).isEqualTo("incomplete");
     assertThat(progress(simId).kernelsDone()).isEqualTo(2);
     assertThat(logLines(events())).last().isEqualTo("gpgpu_silicon_slowdown = 124150x");
 
     int eventCount = events().size();
-    assertThat(output.finish(simId).state()).isEqualTo(LogOutcome.State.INCOMPLETE);
+    assertThat(output.finish(simId).state()).isEqualTo(LogEnd.State.INCOMPLETE);
     assertThat(events()).hasSize(eventCount);
   }
 
@@ -391,7 +391,7 @@ final class SimOutputTest {
     assertThat(output.kernels(simId)).extracting(KernelResult::name).containsExactly("k_a");
     assertThat(progress(simId).logOutcome()).isEqualTo("complete");
     assertThat(events()).hasSize(eventCount);
-    assertThat(output.finish(simId).state()).isEqualTo(LogOutcome.State.COMPLETE);
+    assertThat(output.finish(simId).state()).isEqualTo(LogEnd.State.COMPLETE);
   }
 
   @Test
