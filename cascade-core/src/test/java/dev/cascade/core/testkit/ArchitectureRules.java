@@ -47,7 +47,8 @@ public final class ArchitectureRules {
 
   /**
    * No public method, constructor or field of a public class outside {@code internal} takes,
-   * returns or holds an internal type: public signatures are public API all the way down.
+   * returns or holds an internal type, as itself, an array's element or a type argument ({@code
+   * List<Engine>}): public signatures are public API all the way down.
    */
   public static ArchRule publicApiNamesNoInternalType() {
     return members()
@@ -77,12 +78,13 @@ public final class ArchitectureRules {
     return new ArchCondition<>("name no internal type") {
       @Override
       public void check(JavaMember member, ConditionEvents events) {
+        // Every type a signature names, type arguments included: List<Engine> names Engine.
         List<JavaClass> named = new ArrayList<>();
         if (member instanceof JavaCodeUnit code) {
-          named.addAll(code.getRawParameterTypes());
-          named.add(code.getRawReturnType());
+          code.getParameterTypes().forEach(type -> named.addAll(type.getAllInvolvedRawTypes()));
+          named.addAll(code.getReturnType().getAllInvolvedRawTypes());
         } else if (member instanceof JavaField field) {
-          named.add(field.getRawType());
+          named.addAll(field.getType().getAllInvolvedRawTypes());
         }
         for (JavaClass type : named) {
           JavaClass base = type.isArray() ? type.getBaseComponentType() : type;
