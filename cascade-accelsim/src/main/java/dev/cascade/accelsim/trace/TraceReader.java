@@ -160,7 +160,20 @@ public final class TraceReader {
             @Override
             public void instruction(int block, int warp, byte[] buffer, int start, int end) {}
           });
-      return scanner.instructions();
+      return scanner.keptInstructions();
+    }
+  }
+
+  /**
+   * The ids a raw trace's instruction lines start with, from its first instruction line (which
+   * tells the tracer's generation); empty when the file has no instruction line. Reads up to that
+   * line only.
+   *
+   * @throws IOException when the file cannot be read
+   */
+  public static java.util.Optional<RawIds> readRawIds(Path rawTrace) throws IOException {
+    try (InputStream in = TraceFiles.openDecompressed(rawTrace)) {
+      return java.util.Optional.ofNullable(RawTraceScanner.idsOfFirstInstruction(in, rawTrace));
     }
   }
 
