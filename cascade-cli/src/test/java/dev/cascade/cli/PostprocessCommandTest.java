@@ -59,6 +59,35 @@ final class PostprocessCommandTest {
   }
 
   @Test
+  void postprocess_accelSim2TwoContexts_writesBothListsAsUpstream() throws IOException {
+    Path fixture = CapturedCli.FIXTURES.resolve("accelsim/accelsim2/gemm-2ctx-c211");
+    Assumptions.assumeTrue(
+        Files.isDirectory(fixture), "needs the fixture " + fixture + " (at ../shared/fixtures)");
+    try (var files = Files.list(fixture.resolve("input"))) {
+      for (Path file : files.toList()) {
+        Files.copy(file, dir.resolve(file.getFileName()));
+      }
+    }
+
+    int exit = run("postprocess", dir.toString());
+
+    assertThat(exit).isZero();
+    Path expected = fixture.resolve("expected/text");
+    assertThat(dir.resolve("kernelslist.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist.g"));
+    assertThat(dir.resolve("kernelslist_ctx_0x2.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist_ctx_0x2.g"));
+    assertThat(dir.resolve("kernel-7-ctx_0x2.traceg"))
+        .hasSameBinaryContentAs(expected.resolve("kernel-7-ctx_0x2.traceg"));
+    assertThat(out.toString())
+        .contains("Accel-Sim 2.0 trace (11 ids)")
+        .contains(
+            "wrote "
+                + dir.toAbsolutePath().resolve("kernelslist_ctx_0x2.g")
+                + " (another CUDA context's list)\n");
+  }
+
+  @Test
   void postprocess_thenTraceInfo_readsTheResult() throws IOException {
     Files.writeString(dir.resolve("kernelslist"), "MemcpyHtoD,0x10,64\nkernel-1.trace.xz\n");
     writeXz(

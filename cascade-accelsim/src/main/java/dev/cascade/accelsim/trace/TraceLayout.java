@@ -101,6 +101,26 @@ public final class TraceLayout {
     return first ? PROCESSED_LIST : rawList.getFileName() + ".g";
   }
 
+  /**
+   * Whether {@code name} is a kernels list's: {@code kernelslist}, {@code kernelslist.g}, or a
+   * per-context {@code kernelslist_ctx_0x<context>} or {@code kernelslist_ctx_0x<context>.g}.
+   */
+  public static boolean isKernelsListName(String name) {
+    return name.equals(RAW_LIST)
+        || name.equals(PROCESSED_LIST)
+        || RAW_CONTEXT_LIST.matcher(name).matches()
+        || PROCESSED_CONTEXT_LIST.matcher(name).matches();
+  }
+
+  /** Whether {@code folder} itself (not its {@code traces/}) holds a kernels list file. */
+  public static boolean holdsKernelsList(Path folder) {
+    if (Files.isRegularFile(folder.resolve(PROCESSED_LIST))
+        || Files.isRegularFile(folder.resolve(RAW_LIST))) {
+      return true;
+    }
+    return !contextLists(folder, RAW_CONTEXT_LIST).isEmpty();
+  }
+
   private static List<Path> contextLists(Path folder, Pattern pattern) {
     if (!Files.isDirectory(folder)) {
       return List.of();
