@@ -245,7 +245,11 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         return;
       }
       char first = line.charAt(0);
-      if (first == '-' || first == '#' || line.startsWith("thread block")) {
+      if (first == '-'
+          || first == '#'
+          || line.startsWith("thread block")
+          || line.startsWith("cluster ")) {
+        // "cluster id = ", "cluster cta = ", "cluster rank = ": Accel-Sim 2.0's block lines.
         return;
       }
       if (line.startsWith("warp")) {
@@ -255,15 +259,18 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       if (line.startsWith("insts")) {
         return;
       }
+      String[] fields = line.split(" ");
+      String opcode = fields.length < 4 ? null : opcode(fields);
+      if (opcode != null && (opcode.equals("REPLAY_START") || opcode.equals("REPLAY_END"))) {
+        return; // tracer version 6's replay markers: no instruction the simulator runs
+      }
       instructions++;
       warpInstructions++;
-      String[] fields = line.split(" ");
       if (fields.length < 4) {
         return;
       }
       int active = lanes(fields[1]);
       lanes += active;
-      String opcode = opcode(fields);
       if (opcode == null) {
         return;
       }
