@@ -5,6 +5,7 @@ import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceFormatException;
 import dev.cascade.accelsim.trace.TraceLayout;
 import dev.cascade.accelsim.trace.TraceReader;
+import dev.cascade.accelsim.trace.Tracez;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -366,10 +367,15 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     }
   }
 
-  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
+  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size)
+      throws IOException {
     long decompressed = entry.line().endsWith(".xz") ? size * XZ_RATIO : size;
     long warps = Math.max(1, header.threadBlocks()) * Math.max(1, header.warpsPerBlock());
-    long instructions = Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
+    // A .tracez's index holds its exact count: its compressed size says little about it.
+    long instructions =
+        Tracez.isTracez(entry.file())
+            ? Math.max(1, Tracez.countInstructions(entry.file()))
+            : Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
     long threads = Math.max(1, header.threadsPerBlock());
     double lanesPerWarp = Math.min(32.0, threads / (double) Math.max(1, header.warpsPerBlock()));
     SplitMix64 random = SplitMix64.of(SplitMix64.hash(header.name()), 0x5EED_1A7EL);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,6 +83,31 @@ final class TraceCountsTest {
       assertThat(kernel.warpInstructions())
           .as(kernel.file().toString())
           .isEqualTo(dev.cascade.accelsim.trace.TraceReader.countInstructions(kernel.file()));
+    }
+  }
+
+  @Test
+  void accelSim2Tracez_isReadAsItsText_neverAsCompressedBytes() throws Exception {
+    Path fixture =
+        Path.of(
+            System.getProperty("cascade.fixtures", "../../shared/fixtures"),
+            "accelsim/accelsim2/gemm-2ctx-c211/expected");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(fixture), "needs the fixture " + fixture + " (at ../shared/fixtures)");
+
+    List<EmulatedKernel> text =
+        EmulatedTrace.load(fixture.resolve("text"), Long.MAX_VALUE).kernels();
+    List<EmulatedKernel> counted =
+        EmulatedTrace.load(fixture.resolve("tracez"), Long.MAX_VALUE).kernels();
+    List<EmulatedKernel> estimated = EmulatedTrace.load(fixture.resolve("tracez"), 0).kernels();
+
+    assertThat(counted).hasSameSizeAs(text);
+    for (int i = 0; i < text.size(); i++) {
+      assertThat(counted.get(i).warpInstructions()).isEqualTo(text.get(i).warpInstructions());
+      assertThat(counted.get(i).threadInstructions()).isEqualTo(text.get(i).threadInstructions());
+      assertThat(counted.get(i).loadBytes()).isEqualTo(text.get(i).loadBytes());
+      // Too big to count: the estimate takes the .tracez index's exact count.
+      assertThat(estimated.get(i).warpInstructions()).isEqualTo(text.get(i).warpInstructions());
     }
   }
 
