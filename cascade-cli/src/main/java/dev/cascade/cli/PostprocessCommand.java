@@ -54,6 +54,14 @@ final class PostprocessCommand implements Callable<Integer> {
   Integer jobs;
 
   @Option(
+      names = "--format",
+      paramLabel = "text|tracez",
+      description =
+          "What to write per kernel: text (.traceg, or .traceg.xz for .trace.xz; the default) or"
+              + " tracez (Accel-Sim 2.0's zstd .tracez, which holds the same text).")
+  String format = "text";
+
+  @Option(
       names = "--json",
       description =
           "Print {\"kernels_list\", \"memcpy_count\", \"seconds\", \"kernels\": [{\"input\","
@@ -65,11 +73,20 @@ final class PostprocessCommand implements Callable<Integer> {
     if (jobs != null && jobs < 1) {
       throw new ParameterException(spec.commandLine(), "--jobs must be at least 1, not " + jobs);
     }
+    PostProcessor.Format outputFormat =
+        switch (format.strip().toLowerCase(java.util.Locale.ROOT)) {
+          case "text" -> PostProcessor.Format.TEXT;
+          case "tracez" -> PostProcessor.Format.TRACEZ;
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(), "--format must be text or tracez, not '" + format + "'");
+        };
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     AtomicInteger finished = new AtomicInteger();
     PostProcessor.Builder builder =
         PostProcessor.builder()
+            .format(outputFormat)
             .listener(
                 new PostProcessor.Listener() {
                   @Override

@@ -88,6 +88,24 @@ final class PostprocessCommandTest {
   }
 
   @Test
+  void postprocess_formatTracez_writesTracezThatTraceInfoReads() throws IOException {
+    Files.writeString(dir.resolve("kernelslist"), "kernel-1.trace\n");
+    Files.writeString(
+        dir.resolve("kernel-1.trace"),
+        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n\n"
+            + "0 0 0 0 0 0 0 0 0 0 0 0000 ffffffff 0 EXIT 0 0 0 \n");
+
+    assertThat(run("postprocess", "--format", "tracez", dir.toString())).isZero();
+
+    assertThat(dir.resolve("kernelslist.g")).hasContent("kernel-1.tracez");
+    assertThat(dir.resolve("kernel-1.tracez")).exists();
+    assertThat(run("trace-info", "--instructions", dir.toString())).isZero();
+    assertThat(out.toString()).contains("warp insns    1\n");
+    assertThat(run("postprocess", "--format", "zip", dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--format must be text or tracez, not 'zip'");
+  }
+
+  @Test
   void postprocess_thenTraceInfo_readsTheResult() throws IOException {
     Files.writeString(dir.resolve("kernelslist"), "MemcpyHtoD,0x10,64\nkernel-1.trace.xz\n");
     writeXz(

@@ -2,6 +2,7 @@ package dev.cascade.accelsim.trace;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -103,6 +104,20 @@ public final class PostProcessor {
     }
   }
 
+  /** What the post-processor writes for each kernel. */
+  public enum Format {
+    /**
+     * {@code .traceg} text ({@code .traceg.xz} for an {@code .trace.xz} input), as the 2024 tool
+     * and the newest one's {@code --text}; the default.
+     */
+    TEXT,
+    /**
+     * Accel-Sim 2.0's {@code .tracez} (zstd; {@link Tracez}), the newest upstream tool's default.
+     * It holds the same text, so it decodes to the {@link #TEXT} output byte for byte.
+     */
+    TRACEZ
+  }
+
   static final long MAX_BUFFER_BYTES = 1L << 30;
   static final int DEFAULT_MAX_SPILL_RUNS = 128;
 
@@ -124,6 +139,7 @@ public final class PostProcessor {
   private final int xzPreset;
   private final int maxSpillRuns;
   private final Listener listener;
+  private final Format format;
 
   private PostProcessor(Builder builder) {
     this.parallelism =
@@ -136,6 +152,7 @@ public final class PostProcessor {
     this.xzPreset = builder.xzPreset;
     this.maxSpillRuns = builder.maxSpillRuns;
     this.listener = builder.listener;
+    this.format = builder.format;
   }
 
   /**
@@ -221,7 +238,7 @@ public final class PostProcessor {
       switch (entry) {
         case KernelsList.Memcpy memcpy -> processedList.append(memcpy.line()).append('\n');
         case KernelsList.Kernel kernel -> {
-          String processedName = processedNameOrNull(kernel.line());
+          String processedName = processedNameOrNull(kernel.line(), format);
           if (processedName == null) {
             throw new TraceFormatException(
                 listFile,
@@ -271,7 +288,7 @@ public final class PostProcessor {
    */
   public KernelResult processKernel(Path rawTrace) throws IOException {
     long started = System.nanoTime();
-    String outputName = processedName(rawTrace.getFileName().toString());
+    String outputName = processedName(rawTrace.getFileName().toString(), format);
     Path output = rawTrace.resolveSibling(outputName);
     Path spills = spillDirectory != null ? spillDirectory : output.toAbsolutePath().getParent();
     listener.kernelStarted(rawTrace);
@@ -280,9 +297,28 @@ public final class PostProcessor {
       KernelGrouper grouper =
           new KernelGrouper(
               rawTrace, bufferBytesPerKernel, spills, "." + outputName + ".", maxSpillRuns);
-      stats =
+      if (format == Format.TRACEZ) {
+        // The text first, to a hidden file beside the output; then the .tracez made from it.
+        Path text = TraceFiles.newTemporary(output);
+        try {
+          try (OutputStream out = Files.newOutputStream(text)) {
+            stats = grouper.group(in, out);
+          }
           TraceFiles.writeAtomically(
-              output, outputName.endsWith(".xz") ? xzPreset : -1, out -> grouper.group(in, out));
+              output,
+              -1,
+              out -> {
+                TracezWriter.write(text, out);
+                return null;
+              });
+        } finally {
+          Files.deleteIfExists(text);
+        }
+      } else {
+        stats =
+            TraceFiles.writeAtomically(
+                output, outputName.endsWith(".xz") ? xzPreset : -1, out -> grouper.group(in, out));
+      }
     }
     KernelResult result =
         new KernelResult(
@@ -308,7 +344,19 @@ public final class PostProcessor {
    * @throws IllegalArgumentException for a name ending in neither
    */
   public static String processedName(String rawName) {
-    String name = processedNameOrNull(rawName);
+    return processedName(rawName, Format.TEXT);
+  }
+
+  /**
+   * The name the post-processor gives a raw trace's output in {@code format}: as {@link
+   * #processedName(String)} for text, and {@code kernel-1.trace} or {@code kernel-1.trace.xz}
+   * becomes {@code kernel-1.tracez} for {@link Format#TRACEZ}, as upstream names them.
+   *
+   * @throws IllegalArgumentException for a name ending in neither {@code .trace} nor {@code
+   *     .trace.xz}
+   */
+  public static String processedName(String rawName, Format format) {
+    String name = processedNameOrNull(rawName, format);
     if (name == null) {
       throw new IllegalArgumentException(
           "'" + rawName + "' is not a raw trace name; expected .trace or .trace.xz");
@@ -316,7 +364,13 @@ public final class PostProcessor {
     return name;
   }
 
-  private static String processedNameOrNull(String rawName) {
+  private static String processedNameOrNull(String rawName, Format format) {
+    if (format == Format.TRACEZ) {
+      if (rawName.endsWith(".trace.xz")) {
+        return rawName.substring(0, rawName.length() - 3) + "z";
+      }
+      return rawName.endsWith(".trace") ? rawName + "z" : null;
+    }
     if (rawName.endsWith(".trace.xz")) {
       return rawName.substring(0, rawName.length() - 3) + "g.xz";
     }
@@ -344,8 +398,15 @@ public final class PostProcessor {
     private int xzPreset = DEFAULT_XZ_PRESET;
     private int maxSpillRuns = DEFAULT_MAX_SPILL_RUNS;
     private Listener listener = new Listener() {};
+    private Format format = Format.TEXT;
 
     private Builder() {}
+
+    /** What to write per kernel; default {@link Format#TEXT}. */
+    public Builder format(Format format) {
+      this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
 
     /** Kernels processed at once, at least 1; default: the available processors. */
     public Builder parallelism(int parallelism) {

@@ -2,6 +2,7 @@ package dev.cascade.accelsim.trace;
 
 import static dev.cascade.accelsim.trace.TraceFixtures.ACCELSIM2;
 import static dev.cascade.accelsim.trace.TraceFixtures.assumeAccelSim2Fixture;
+import static dev.cascade.accelsim.trace.TraceFixtures.readText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,6 +57,65 @@ final class TracezTest {
 
     assertThat(info.instructions()).isEqualTo(text.instructions());
     assertThat(info.contextCount()).isEqualTo(2);
+  }
+
+  @Test
+  void postprocessAsTracez_writesWhatUpstreamWrites_asTheTextItDecodesTo() throws IOException {
+    assumeAccelSim2Fixture();
+    TraceFixtures.copyFiles(ACCELSIM2.resolve("input"), dir);
+
+    PostProcessor.builder().format(PostProcessor.Format.TRACEZ).build().process(dir);
+
+    Path expected = ACCELSIM2.resolve("expected/tracez");
+    assertThat(dir.resolve("kernelslist.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist.g"));
+    assertThat(dir.resolve("kernelslist_ctx_0x2.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist_ctx_0x2.g"));
+    for (String kernel : KERNELS) {
+      try (InputStream text = TraceReader.open(dir.resolve(kernel + ".tracez"))) {
+        assertThat(text.readAllBytes())
+            .as(kernel)
+            .isEqualTo(
+                Files.readAllBytes(ACCELSIM2.resolve("expected/text/" + kernel + ".traceg")));
+      }
+    }
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("."));
+    }
+  }
+
+  @Test
+  void postprocessAsTracez_splitsLongWarpsIntoFrames_neverInsideAReplayRegion() throws IOException {
+    StringBuilder raw =
+        new StringBuilder("-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (64,1,1)\n\n");
+    for (int i = 0; i < 5000; i++) {
+      String opcode = i == 4080 ? "REPLAY_START" : i == 4120 ? "REPLAY_END" : "IADD3";
+      raw.append("0 0 0 ")
+          .append(i % 2)
+          .append(" 0 0 0 0 0 0 0 ")
+          .append(String.format("%04x", i * 16))
+          .append(" ffffffff 0 ")
+          .append(opcode)
+          .append(" 0 0 ")
+          .append(i)
+          .append(" \n");
+    }
+    Files.writeString(dir.resolve("kernelslist"), "kernel-1.trace\n");
+    Files.writeString(dir.resolve("kernel-1.trace"), raw);
+    PostProcessor.builder().build().process(dir);
+    byte[] text = Files.readAllBytes(dir.resolve("kernel-1.traceg"));
+
+    PostProcessor.builder().format(PostProcessor.Format.TRACEZ).build().process(dir);
+
+    Path tracez = dir.resolve("kernel-1.tracez");
+    try (InputStream decoded = TraceReader.open(tracez)) {
+      assertThat(decoded.readAllBytes()).isEqualTo(text);
+    }
+    Tracez.Layout layout = Tracez.read(tracez);
+    assertThat(layout.blocks().getFirst().warps().getFirst().frameLines())
+        .containsExactly(2061, 439); // warp 0: 2500 lines, a REPLAY region at lines 2040..2060
+    assertThat(readText(dir.resolve("kernelslist.g"))).isEqualTo("kernel-1.tracez\n");
+    assertThat(TraceReader.countInstructions(tracez)).isEqualTo(5000);
   }
 
   @Test
