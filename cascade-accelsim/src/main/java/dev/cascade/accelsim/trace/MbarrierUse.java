@@ -20,6 +20,9 @@ record MbarrierUse(boolean arrives, int address) {
    * there or not a number (the tool's stream fails and it counts the line as unrelated).
    */
   static MbarrierUse of(byte[] b, int start, int end, boolean lineInfo) {
+    if (!mentionsAnMbarrierOpcode(b, start, end)) {
+      return null; // most lines: no allocation, one pass over the bytes
+    }
     Fields fields = new Fields(b, start, end);
     if (lineInfo && fields.decimal() < 0) {
       return null;
@@ -61,6 +64,31 @@ record MbarrierUse(boolean arrives, int address) {
       return null;
     }
     return new MbarrierUse(!trywait, (int) address);
+  }
+
+  private static final byte[][] OPCODE_PARTS = {
+    "SYNCS.ARRIVE".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+    "ARRIVES.LDGSTSBAR".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+    "UTMALDG".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+    "PHASECHK".getBytes(java.nio.charset.StandardCharsets.US_ASCII)
+  };
+
+  /** Whether the line holds any text the opcodes {@link #of} looks for contain. */
+  private static boolean mentionsAnMbarrierOpcode(byte[] b, int start, int end) {
+    for (int i = start; i < end; i++) {
+      byte c = b[i];
+      if (c != 'S' && c != 'A' && c != 'U' && c != 'P') {
+        continue;
+      }
+      for (byte[] part : OPCODE_PARTS) {
+        if (part[0] == c
+            && i + part.length <= end
+            && java.util.Arrays.equals(b, i, i + part.length, part, 0, part.length)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whitespace-separated fields of a line; numbers read whole, -1 when absent or malformed. */
