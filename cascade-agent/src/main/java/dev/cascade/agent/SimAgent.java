@@ -56,6 +56,9 @@ final class SimAgent {
   private volatile boolean firstHeartbeatAnswered;
   private volatile Chunker chunker;
 
+  /** The simulator's output as it passes, for its last words when it fails to start. */
+  private volatile OutputTail tail;
+
   SimAgent(AgentSettings settings, Simulator simulator, PrintStream log) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.simulator = Objects.requireNonNull(simulator, "simulator");
@@ -133,8 +136,10 @@ final class SimAgent {
               + ", spool "
               + spool.dir());
       AtomicInteger simulatorCode = new AtomicInteger(-1);
+      OutputTail tail = new OutputTail(output);
+      this.tail = tail;
       simulator.start(
-          output,
+          tail,
           code -> {
             simulatorCode.set(code);
             simulatorExited = true;
@@ -172,6 +177,10 @@ final class SimAgent {
     } else if (simulatorCode != 0) {
       finalState = "failed";
       error = "the simulator exited with code " + simulatorCode + describeSignal(simulatorCode);
+      String words = tail == null ? "" : tail.startFailure();
+      if (!words.isEmpty()) {
+        error += ": " + words; // the loader's own words, such as "undefined symbol: ..."
+      }
     } else {
       finalState = "succeeded";
     }

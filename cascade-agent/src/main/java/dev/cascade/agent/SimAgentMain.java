@@ -65,7 +65,11 @@ public final class SimAgentMain {
   public static String classPath() {
     Set<String> entries = new LinkedHashSet<>();
     for (Class<?> type :
-        List.of(SimAgentMain.class, KernelStatsParser.class, org.tukaani.xz.XZInputStream.class)) {
+        List.of(
+            SimAgentMain.class,
+            KernelStatsParser.class,
+            org.tukaani.xz.XZInputStream.class,
+            com.github.luben.zstd.ZstdDecompressCtx.class)) {
       CodeSource source = type.getProtectionDomain().getCodeSource();
       if (source == null) {
         return System.getProperty("java.class.path");

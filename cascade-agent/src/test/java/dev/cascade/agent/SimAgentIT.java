@@ -308,6 +308,13 @@ final class SimAgentIT {
             + " the simulator exited with code 139 (killed by SIGSEGV) | 1",
         "all went wrong                                               | 3   | failed    |"
             + " the simulator exited with code 3   | 1",
+        "accel-sim.out: symbol lookup error: accel-sim.out: undefined symbol: _Z4initv | 127 |"
+            + " failed | the simulator exited with code 127: accel-sim.out: symbol lookup error:"
+            + " accel-sim.out: undefined symbol: _Z4initv | 1",
+        "accel-sim.out: error while loading shared libraries: libcudart.so.11.0: cannot open"
+            + " shared object file: No such file or directory | 127 | failed | the simulator"
+            + " exited with code 127: accel-sim.out: error while loading shared libraries:"
+            + " libcudart.so.11.0: cannot open shared object file | 1",
       })
   void simulatorOutcome_decidesTheFinalState(
       String line, int code, String state, String error, int agentExit) throws Exception {

@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import dev.cascade.accelsim.trace.PostProcessor;
+import dev.cascade.accelsim.trace.RawIds;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -53,6 +54,14 @@ final class PostprocessCommand implements Callable<Integer> {
   Integer jobs;
 
   @Option(
+      names = "--format",
+      paramLabel = "text|tracez",
+      description =
+          "What to write per kernel: text (.traceg, or .traceg.xz for .trace.xz; the default) or"
+              + " tracez (Accel-Sim 2.0's zstd .tracez, which holds the same text).")
+  String format = "text";
+
+  @Option(
       names = "--json",
       description =
           "Print {\"kernels_list\", \"memcpy_count\", \"seconds\", \"kernels\": [{\"input\","
@@ -64,11 +73,20 @@ final class PostprocessCommand implements Callable<Integer> {
     if (jobs != null && jobs < 1) {
       throw new ParameterException(spec.commandLine(), "--jobs must be at least 1, not " + jobs);
     }
+    PostProcessor.Format outputFormat =
+        switch (format.strip().toLowerCase(java.util.Locale.ROOT)) {
+          case "text" -> PostProcessor.Format.TEXT;
+          case "tracez" -> PostProcessor.Format.TRACEZ;
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(), "--format must be text or tracez, not '" + format + "'");
+        };
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     AtomicInteger finished = new AtomicInteger();
     PostProcessor.Builder builder =
         PostProcessor.builder()
+            .format(outputFormat)
             .listener(
                 new PostProcessor.Listener() {
                   @Override
@@ -100,6 +118,9 @@ final class PostprocessCommand implements Callable<Integer> {
       for (PostProcessor.KernelResult kernel : result.kernels()) {
         out.println("wrote " + kernel.output() + " (" + describe(kernel) + ")");
       }
+      for (Path other : result.kernelsLists().subList(1, result.kernelsLists().size())) {
+        out.println("wrote " + other + " (another CUDA context's list)");
+      }
       out.println(
           "wrote "
               + result.kernelsList()
@@ -121,6 +142,10 @@ final class PostprocessCommand implements Callable<Integer> {
         + plural(kernel.instructions(), "instruction")
         + ", "
         + Formats.size(size(kernel.output()))
+        + (kernel.ids() == RawIds.ELEVEN ? ", Accel-Sim 2.0 trace (11 ids)" : "")
+        + (kernel.droppedTrywaits() > 0
+            ? ", dropped " + plural(kernel.droppedTrywaits(), "TRYWAIT") + " nothing arrives on"
+            : "")
         + (kernel.spillRuns() > 0 ? ", spilled " + kernel.spillRuns() + " times" : "")
         + ", "
         + seconds(kernel.elapsed())
@@ -131,6 +156,7 @@ final class PostprocessCommand implements Callable<Integer> {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("kernels_list", result.kernelsList().toString());
     json.put("raw_kernels_list", result.rawKernelsList().toString());
+    json.put("kernels_lists", result.kernelsLists().stream().map(Path::toString).toList());
     json.put("memcpy_count", result.memcpyCount());
     json.put("seconds", result.elapsed().toNanos() / 1e9);
     List<Map<String, Object>> kernels = new ArrayList<>();
@@ -142,6 +168,8 @@ final class PostprocessCommand implements Callable<Integer> {
       entry.put("warps_per_block", kernel.warpsPerBlock());
       entry.put("instructions", kernel.instructions());
       entry.put("dropped_ldgsts", kernel.droppedLdgsts());
+      entry.put("dropped_trywaits", kernel.droppedTrywaits());
+      entry.put("raw_ids", kernel.ids().count());
       entry.put("text_bytes", kernel.textBytes());
       entry.put("size_on_disk", size(kernel.output()));
       entry.put("spill_runs", kernel.spillRuns());

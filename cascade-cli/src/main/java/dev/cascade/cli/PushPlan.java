@@ -3,6 +3,7 @@ package dev.cascade.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.accelsim.trace.TraceLayout;
 import dev.cascade.core.ErrorCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -114,12 +115,11 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
   /** Kernel files (and anything else) first, then the kernels lists. */
   private static int rank(Entry entry) {
     String name = entry.name().substring(entry.name().lastIndexOf('/') + 1);
-    return name.equals("kernelslist") || name.equals("kernelslist.g") ? 1 : 0;
+    return TraceLayout.isKernelsListName(name) ? 1 : 0;
   }
 
   private static boolean hasKernelsList(Path folder) {
-    return Files.isRegularFile(folder.resolve("kernelslist.g"))
-        || Files.isRegularFile(folder.resolve("kernelslist"));
+    return TraceLayout.holdsKernelsList(folder);
   }
 
   private static void checkMetadata(Path metadata) throws IOException {

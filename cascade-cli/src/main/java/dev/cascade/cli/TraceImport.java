@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.accelsim.trace.TraceLayout;
 import dev.cascade.accelsim.trace.TraceReader;
 import dev.cascade.core.Trace;
 import java.io.IOException;
@@ -66,8 +67,7 @@ final class TraceImport {
         Path given = folder.resolve("metadata.json");
         metadata =
             Files.exists(given) ? Files.readString(given) : metadata(folder.resolve("traces"));
-      } else if (Files.exists(folder.resolve("kernelslist.g"))
-          || Files.exists(folder.resolve("kernelslist"))) {
+      } else if (TraceLayout.holdsKernelsList(folder)) {
         linkFiles(folder, staging.resolve("traces"));
         metadata = metadata(folder);
       } else {

@@ -81,6 +81,15 @@ final class TraceInfoCommand implements Callable<Integer> {
     out.println("trace         " + info.kernelsList());
     out.println("kernels       " + info.kernelCount());
     out.println("memcpys       " + info.memcpyCount());
+    if (info.contextCount() > 1) {
+      out.println(
+          "contexts      "
+              + info.contextCount()
+              + " (this is the first; the others: "
+              + String.join(
+                  ", ", info.otherContexts().stream().map(p -> p.getFileName().toString()).toList())
+              + ")");
+    }
     out.println("size on disk  " + Formats.size(info.sizeOnDisk()));
     info.instructions().ifPresent(total -> out.println("warp insns    " + total));
     if (info.kernels().isEmpty()) {
@@ -145,6 +154,8 @@ final class TraceInfoCommand implements Callable<Integer> {
     json.put("folder", info.folder().toString());
     json.put("kernel_count", info.kernelCount());
     json.put("memcpy_count", info.memcpyCount());
+    json.put("context_count", info.contextCount());
+    json.put("other_contexts", info.otherContexts().stream().map(Path::toString).toList());
     json.put("size_on_disk", info.sizeOnDisk());
     if (instructions) {
       json.put("instructions", info.instructions().orElse(0));

@@ -59,6 +59,53 @@ final class PostprocessCommandTest {
   }
 
   @Test
+  void postprocess_accelSim2TwoContexts_writesBothListsAsUpstream() throws IOException {
+    Path fixture = CapturedCli.FIXTURES.resolve("accelsim/accelsim2/gemm-2ctx-c211");
+    Assumptions.assumeTrue(
+        Files.isDirectory(fixture), "needs the fixture " + fixture + " (at ../shared/fixtures)");
+    try (var files = Files.list(fixture.resolve("input"))) {
+      for (Path file : files.toList()) {
+        Files.copy(file, dir.resolve(file.getFileName()));
+      }
+    }
+
+    int exit = run("postprocess", dir.toString());
+
+    assertThat(exit).isZero();
+    Path expected = fixture.resolve("expected/text");
+    assertThat(dir.resolve("kernelslist.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist.g"));
+    assertThat(dir.resolve("kernelslist_ctx_0x2.g"))
+        .hasSameBinaryContentAs(expected.resolve("kernelslist_ctx_0x2.g"));
+    assertThat(dir.resolve("kernel-7-ctx_0x2.traceg"))
+        .hasSameBinaryContentAs(expected.resolve("kernel-7-ctx_0x2.traceg"));
+    assertThat(out.toString())
+        .contains("Accel-Sim 2.0 trace (11 ids)")
+        .contains(
+            "wrote "
+                + dir.toAbsolutePath().resolve("kernelslist_ctx_0x2.g")
+                + " (another CUDA context's list)\n");
+  }
+
+  @Test
+  void postprocess_formatTracez_writesTracezThatTraceInfoReads() throws IOException {
+    Files.writeString(dir.resolve("kernelslist"), "kernel-1.trace\n");
+    Files.writeString(
+        dir.resolve("kernel-1.trace"),
+        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n\n"
+            + "0 0 0 0 0 0 0 0 0 0 0 0000 ffffffff 0 EXIT 0 0 0 \n");
+
+    assertThat(run("postprocess", "--format", "tracez", dir.toString())).isZero();
+
+    assertThat(dir.resolve("kernelslist.g")).hasContent("kernel-1.tracez");
+    assertThat(dir.resolve("kernel-1.tracez")).exists();
+    assertThat(run("trace-info", "--instructions", dir.toString())).isZero();
+    assertThat(out.toString()).contains("warp insns    1\n");
+    assertThat(run("postprocess", "--format", "zip", dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--format must be text or tracez, not 'zip'");
+  }
+
+  @Test
   void postprocess_thenTraceInfo_readsTheResult() throws IOException {
     Files.writeString(dir.resolve("kernelslist"), "MemcpyHtoD,0x10,64\nkernel-1.trace.xz\n");
     writeXz(

@@ -51,6 +51,26 @@ final class TraceInfoCommandTest {
   }
 
   @Test
+  void accelSim2TraceWithTwoContexts_saysSo_andCountsTheFirstContextsInstructions()
+      throws IOException {
+    Path fixture = CapturedCli.FIXTURES.resolve("accelsim/accelsim2/gemm-2ctx-c211/expected/text");
+    Assumptions.assumeTrue(
+        Files.isDirectory(fixture), "needs the fixture " + fixture + " (at ../shared/fixtures)");
+
+    int exit = run("trace-info", "--instructions", fixture.toString());
+
+    assertThat(exit).isZero();
+    assertThat(out.toString())
+        .contains("kernels       2\n")
+        .contains("contexts      2 (this is the first; the others: kernelslist_ctx_0x2.g)\n");
+    out.getBuffer().setLength(0);
+    assertThat(run("trace-info", "--json", fixture.toString())).isZero();
+    JsonNode json = new ObjectMapper().readTree(out.toString());
+    assertThat(json.get("context_count").asInt()).isEqualTo(2);
+    assertThat(json.get("other_contexts").get(0).asText()).endsWith("kernelslist_ctx_0x2.g");
+  }
+
+  @Test
   void instructions_countsEveryKernel() {
     Assumptions.assumeTrue(
         Files.isDirectory(REAL_TRACES),

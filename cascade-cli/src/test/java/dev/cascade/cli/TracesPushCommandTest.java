@@ -88,6 +88,19 @@ final class TracesPushCommandTest {
   }
 
   @Test
+  void plan_ofABareAccelSim2FolderWithPerContextLists_isATrace_listsLast() throws IOException {
+    Files.writeString(dir.resolve("kernelslist_ctx_0x1"), "kernel-1-ctx_0x1.trace\n");
+    Files.writeString(dir.resolve("kernel-1-ctx_0x1.trace"), "x");
+
+    PushPlan plan = PushPlan.of(dir);
+
+    assertThat(plan.files())
+        .extracting(PushPlan.Entry::name)
+        .containsExactly(
+            "traces/kernel-1-ctx_0x1.trace", "traces/kernelslist_ctx_0x1", "metadata.json");
+  }
+
+  @Test
   void plan_ofABareTraceFolder_keepsTheHardwareCsvsBesideTraces() throws IOException {
     Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg.xz\n");
     Files.writeString(dir.resolve("kernel-1.traceg.xz"), "x");

@@ -143,7 +143,9 @@ public record CascadeSettings(
      * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_LOCAL_SLOTS}, {@code
      * CASCADE_HEARTBEAT_TIMEOUT_S}, {@code CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code
      * CASCADE_MAIN_URL}, the variables {@code CASCADE_SIM_ENV_PASS} names (added to the sim
-     * environment, under what {@link #simEnvironment} sets), and the GPU config catalog ({@link
+     * environment, under what {@link #simEnvironment} sets), {@code LD_LIBRARY_PATH} (passed on,
+     * with the library folders of the Accel-Sim {@code CASCADE_ACCELSIM_DIR} names first: {@link
+     * SimCommands#accelSimLibraryPath}), and the GPU config catalog ({@link
      * #catalogFromEnvironment}). Absent ones keep their value. The default sim command is chosen
      * from the same variables ({@link #simCommandFromEnvironment}). The builder reads no other
      * environment: without this call, none at all.
@@ -158,7 +160,8 @@ public record CascadeSettings(
       variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
       variables.simCommand().ifPresent(this::simCommand);
       variables.mainUrl().ifPresent(this::mainUrl);
-      Map<String, String> passed = variables.simEnvironmentPassed();
+      Map<String, String> passed = new java.util.HashMap<>(variables.simEnvironmentPassed());
+      variables.simLibraryPath().ifPresent(path -> passed.put("LD_LIBRARY_PATH", path));
       if (!passed.isEmpty()) {
         Map<String, String> merged = new java.util.HashMap<>(passed);
         merged.putAll(simEnvironment);

@@ -35,9 +35,13 @@ public final class LocalLauncher implements Launcher {
   /** The most sims a local launcher may be given at once. */
   public static final int MAX_SLOTS = 1024;
 
-  /** The app's variables a local sim inherits: what finding programs and files needs. */
+  /**
+   * The app's variables a local sim inherits: what finding programs, files and shared libraries
+   * needs ({@code LD_LIBRARY_PATH} is no secret, and a simulator built against libraries outside
+   * the system folders cannot start without it).
+   */
   public static final List<String> BASE_VARIABLES =
-      List.of("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR");
+      List.of("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR", "LD_LIBRARY_PATH");
 
   private final Duration stopGrace;
   private final int slots;

@@ -20,6 +20,13 @@ public final class SimCommands {
   public static final String ACCELSIM_BINARY = "gpu-simulator/bin/release/accel-sim.out";
 
   /**
+   * Where a built Accel-Sim keeps GPGPU-Sim's libraries (its {@code libcudart.so}), under {@code
+   * CASCADE_ACCELSIM_DIR}: {@code lib/<gcc-version>/<cuda-version>/release} below this, as
+   * GPGPU-Sim's {@code setup_environment} puts them on {@code LD_LIBRARY_PATH}.
+   */
+  public static final String ACCELSIM_LIBRARIES = "gpu-simulator/gpgpu-sim/lib";
+
+  /**
    * Emulated cycles per second when {@code CASCADE_EMULATE_SPEED} is unset: a demo run (about
    * 54,000 cycles) is ~15 s.
    */
@@ -41,6 +48,46 @@ public final class SimCommands {
   public static Optional<Path> accelSimIn(Path accelSimDir) {
     Path binary = accelSimDir.resolve(ACCELSIM_BINARY);
     return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
+  }
+
+  /**
+   * The folders of a built Accel-Sim's libraries: every folder named {@code release} up to three
+   * levels below {@link #ACCELSIM_LIBRARIES} ({@code lib/gcc-11.4.0/cuda-12080/release}), sorted;
+   * empty when there is none.
+   */
+  public static List<Path> accelSimLibraries(Path accelSimDir) {
+    Path root = accelSimDir.resolve(ACCELSIM_LIBRARIES);
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<Path> folders = Files.walk(root, 3)) {
+      return folders
+          .filter(folder -> folder.getFileName().toString().equals("release"))
+          .filter(Files::isDirectory)
+          .sorted()
+          .toList();
+    } catch (java.io.IOException e) {
+      return List.of(); // an unreadable folder: no libraries to offer
+    }
+  }
+
+  /**
+   * The {@code LD_LIBRARY_PATH} a sim of the Accel-Sim at {@code accelSimDir} needs: its library
+   * folders ({@link #accelSimLibraries}) before {@code inherited} (the app's own, when set), so
+   * that {@code accel-sim.out} finds GPGPU-Sim's {@code libcudart.so} as after Accel-Sim's {@code
+   * setup_environment}; empty when there is no library folder.
+   */
+  public static Optional<String> accelSimLibraryPath(Path accelSimDir, String inherited) {
+    List<Path> libraries = accelSimLibraries(accelSimDir);
+    if (libraries.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    libraries.forEach(folder -> parts.add(folder.toAbsolutePath().toString()));
+    if (inherited != null && !inherited.isBlank()) {
+      parts.add(inherited);
+    }
+    return Optional.of(String.join(java.io.File.pathSeparator, parts));
   }
 
   /**

@@ -64,6 +64,31 @@ final class CascadeSettingsTest {
   }
 
   @Test
+  void fromEnvironment_passesLdLibraryPathOn_withTheAccelSimLibrariesFirst() throws IOException {
+    Path accelSim = folder.resolve("accel-sim");
+    Files.createDirectories(accelSim.resolve("gpu-simulator/gpgpu-sim/configs/tested-cfgs"));
+    Path release =
+        Files.createDirectories(
+            accelSim.resolve("gpu-simulator/gpgpu-sim/lib/gcc-11.4.0/cuda-12080/release"));
+
+    CascadeSettings settings =
+        fromEnvironment(
+            Map.of(
+                "CASCADE_ACCELSIM_DIR", accelSim.toString(), "LD_LIBRARY_PATH", "/opt/cuda/lib64"));
+
+    assertThat(settings.simEnvironment())
+        .containsEntry("LD_LIBRARY_PATH", release.toAbsolutePath() + ":/opt/cuda/lib64");
+    assertThat(fromEnvironment(Map.of("LD_LIBRARY_PATH", "/opt/x")).simEnvironment())
+        .containsOnly(Map.entry("LD_LIBRARY_PATH", "/opt/x"));
+    assertThat(SimCommands.accelSimLibraries(folder.resolve("no-such-build"))).isEmpty();
+  }
+
+  @Test
+  void localLauncher_passesLdLibraryPathOn_itIsNoSecret() {
+    assertThat(LocalLauncher.BASE_VARIABLES).contains("LD_LIBRARY_PATH");
+  }
+
+  @Test
   void fromEnvironment_refusesToPassTheUserTokenOrABadName() {
     assertThatThrownBy(
             () ->

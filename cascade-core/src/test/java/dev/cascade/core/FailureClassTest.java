@@ -18,6 +18,23 @@ final class FailureClassTest {
   }
 
   @Test
+  void simulatorError_forASimulatorTheLoaderCouldNotStart_withTheLoadersWords() {
+    String error =
+        "the simulator exited with code 127: accel-sim.out: symbol lookup error: accel-sim.out:"
+            + " undefined symbol: _ZN6gpgpu_t4initEv";
+    assertThat(FailureClass.classify(error, 127, List.of()))
+        .isEqualTo(FailureClass.SIMULATOR_ERROR);
+    assertThat(
+            FailureClass.classify(
+                "the simulator exited with code 127: accel-sim.out: error while loading shared"
+                    + " libraries: libcudart.so.11.0: cannot open shared object file: No such file"
+                    + " or directory",
+                127,
+                List.of()))
+        .isEqualTo(FailureClass.SIMULATOR_ERROR);
+  }
+
+  @Test
   void deadlock_fromGpgpuSimsDeadlockLine() {
     String line =
         "GPGPU-Sim uArch: ERROR ** deadlock detected: last writeback core 0 @ gpu_sim_cycle 60811"

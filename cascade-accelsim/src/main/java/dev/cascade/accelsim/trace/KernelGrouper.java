@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -38,6 +40,8 @@ final class KernelGrouper {
       int warpsPerBlock,
       long instructions,
       long droppedLdgsts,
+      long droppedTrywaits,
+      RawIds ids,
       long outputBytes,
       int spillRuns,
       long spillBytes) {}
@@ -101,8 +105,10 @@ final class KernelGrouper {
       return new Stats(
           scanner.seenBlocks().cardinality(),
           scanner.warpsPerBlock(),
-          scanner.instructions(),
+          scanner.keptInstructions(),
           scanner.droppedLdgsts(),
+          scanner.instructions() - scanner.keptInstructions(),
+          scanner.ids() == null ? RawIds.FOUR : scanner.ids(),
           sink.written(),
           runsWritten,
           spillBytes);
@@ -226,6 +232,8 @@ final class KernelGrouper {
    */
   private void writeBlocks(ByteSink out) throws IOException {
     int warps = scanner.warpsPerBlock();
+    Set<Integer> dropped = scanner.droppedTrywaitAddresses();
+    TrywaitFilter filter = dropped.isEmpty() ? null : new TrywaitFilter(out, dropped);
     List<RunReader> readers = openRuns(runs, warps);
     try {
       BitSet seen = scanner.seenBlocks();
@@ -236,21 +244,29 @@ final class KernelGrouper {
         out.writeAscii("\n#BEGIN_TB\n\nthread block = ");
         out.writeAscii(scanner.coordinates(id));
         out.write('\n');
+        out.writeAscii(scanner.clusterLines(id));
         for (int w = 0; w < warps; w++) {
           long count = memory == null ? 0 : memory.counts[w];
           for (RunReader reader : here) {
             count += reader.counts[w];
+          }
+          for (int address : dropped) {
+            count -= scanner.trywaitsOn(address, id, w);
           }
           out.writeAscii("\nwarp = ");
           out.writeDecimal(w);
           out.writeAscii("\ninsts = ");
           out.writeDecimal(count);
           out.write('\n');
+          ByteSink lines = filter == null ? out : filter.sink();
           for (RunReader reader : here) {
-            out.copyFrom(reader.in, reader.sizes[w]);
+            lines.copyFrom(reader.in, reader.sizes[w]);
           }
           if (memory != null) {
-            memory.writeWarp(w, out);
+            memory.writeWarp(w, lines);
+          }
+          if (filter != null) {
+            lines.flush();
           }
         }
         out.writeAscii("\n#END_TB\n");
@@ -331,6 +347,49 @@ final class KernelGrouper {
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /**
+   * Passes a warp's lines on to {@code out} except the TRYWAITs on the given mbarriers, the lines
+   * the newest post-processor drops. Only used when there is one to drop.
+   */
+  private final class TrywaitFilter extends OutputStream {
+    private final ByteSink out;
+    private final Set<Integer> dropped;
+    private final ByteSink sink = new ByteSink(this, 1 << 16);
+    private byte[] line = new byte[256];
+    private int length;
+
+    TrywaitFilter(ByteSink out, Set<Integer> dropped) {
+      this.out = out;
+      this.dropped = dropped;
+    }
+
+    ByteSink sink() {
+      return sink;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      if (length == line.length) {
+        line = Arrays.copyOf(line, line.length * 2);
+      }
+      line[length++] = (byte) b;
+      if (b == '\n') {
+        MbarrierUse use = MbarrierUse.of(line, 0, length - 1, scanner.lineInfo());
+        if (use == null || use.arrives() || !dropped.contains(use.address())) {
+          out.write(line, 0, length);
+        }
+        length = 0;
+      }
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int count) throws IOException {
+      for (int i = 0; i < count; i++) {
+        write(bytes[offset + i]);
+      }
     }
   }
 

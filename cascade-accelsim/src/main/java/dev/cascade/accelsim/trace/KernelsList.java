@@ -74,10 +74,12 @@ public final class KernelsList {
 
   private final Path file;
   private final List<Entry> entries;
+  private final List<String> skippedLines;
 
-  private KernelsList(Path file, List<Entry> entries) {
+  private KernelsList(Path file, List<Entry> entries, List<String> skippedLines) {
     this.file = file;
     this.entries = List.copyOf(entries);
+    this.skippedLines = List.copyOf(skippedLines);
   }
 
   /**
@@ -88,6 +90,23 @@ public final class KernelsList {
    * @throws IOException when the file cannot be read
    */
   public static KernelsList read(Path file) throws IOException {
+    return read(file, false);
+  }
+
+  /**
+   * Reads a kernels list file, skipping the lines that are neither a memcpy nor a kernel (as
+   * Accel-Sim 2.0's post-processor does, saying "Undefined command"); they are in {@link
+   * #skippedLines()}. A memcpy line that does not parse still fails.
+   *
+   * @throws TraceFormatException for a bad memcpy line or kernel path, naming {@code file:line}
+   * @throws IOException when the file cannot be read
+   */
+  public static KernelsList readSkippingUnknownLines(Path file) throws IOException {
+    return read(file, true);
+  }
+
+  private static KernelsList read(Path file, boolean skipUnknown) throws IOException {
+    List<String> skipped = new ArrayList<>();
     Path folder = file.toAbsolutePath().normalize().getParent();
     List<Entry> entries = new ArrayList<>();
     try (BufferedReader reader =
@@ -105,6 +124,8 @@ public final class KernelsList {
           entries.add(memcpy(file, lineNumber, line));
         } else if (line.startsWith("kernel")) {
           entries.add(new Kernel(lineNumber, line, resolve(file, folder, lineNumber, line)));
+        } else if (skipUnknown) {
+          skipped.add(raw);
         } else {
           throw new TraceFormatException(
               file,
@@ -116,7 +137,12 @@ public final class KernelsList {
         }
       }
     }
-    return new KernelsList(file, entries);
+    return new KernelsList(file, entries, skipped);
+  }
+
+  /** The lines skipped as neither memcpy nor kernel (only when read skipping them), in order. */
+  public List<String> skippedLines() {
+    return skippedLines;
   }
 
   /** The list file read. */

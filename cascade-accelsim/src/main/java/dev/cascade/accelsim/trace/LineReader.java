@@ -24,6 +24,7 @@ final class LineReader {
   private int limit;
   private boolean endOfInput;
   private boolean lastLineGiven;
+  private boolean terminated;
   private int start;
   private int end;
   private long lineNumber;
@@ -48,6 +49,7 @@ final class LineReader {
           end = i;
           position = i + 1;
           lineNumber++;
+          terminated = true;
           return true;
         }
       }
@@ -60,11 +62,21 @@ final class LineReader {
         end = limit;
         position = limit;
         lineNumber++;
+        terminated = false;
         return true;
       }
       searchFrom = limit - position;
       fill();
     }
+  }
+
+  /**
+   * Whether a {@code '\n'} ends the current line: false only for the text after the last newline
+   * (empty when the input ends in a newline), which C's {@code fgets} would not read as a line when
+   * empty.
+   */
+  boolean terminated() {
+    return terminated;
   }
 
   /** The buffer holding the current line. */

@@ -2,6 +2,7 @@ package dev.cascade.accelsim.trace;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -58,6 +59,10 @@ public final class PostProcessor {
    * @param warpsPerBlock warps written per thread block
    * @param instructions instruction lines written
    * @param droppedLdgsts LDGSTS lines dropped (the shared-memory halves)
+   * @param droppedTrywaits TRYWAIT lines dropped for waiting on an mbarrier nothing arrives on
+   *     (traces with 11 ids only, as the newest upstream tool)
+   * @param ids the ids each raw instruction line starts with, which tell the tracer's generation
+   *     ({@link RawIds#FOUR} for a kernel without instruction lines)
    * @param textBytes bytes of {@code .traceg} text (before xz, if any)
    * @param spillRuns times the buffers spilled to disk (0 when the kernel fitted in memory)
    * @param elapsed time spent on this kernel
@@ -69,6 +74,8 @@ public final class PostProcessor {
       int warpsPerBlock,
       long instructions,
       long droppedLdgsts,
+      long droppedTrywaits,
+      RawIds ids,
       long textBytes,
       int spillRuns,
       Duration elapsed) {}
@@ -76,10 +83,12 @@ public final class PostProcessor {
   /**
    * One post-processed trace.
    *
-   * @param rawKernelsList the {@code kernelslist} read
+   * @param rawKernelsList the first raw list read ({@code kernelslist}, or the first context's)
    * @param kernelsList the {@code kernelslist.g} written beside it
-   * @param memcpyCount memcpy lines copied
+   * @param memcpyCount memcpy lines copied, over every list
    * @param kernels the kernels processed, in list order (a file listed twice is processed once)
+   * @param kernelsLists every list written, {@code kernelslist.g} first and then one {@code
+   *     kernelslist_ctx_0x<context>.g} per other CUDA context
    * @param elapsed the whole run's time
    */
   public record Result(
@@ -87,10 +96,26 @@ public final class PostProcessor {
       Path kernelsList,
       int memcpyCount,
       List<KernelResult> kernels,
+      List<Path> kernelsLists,
       Duration elapsed) {
     public Result {
       kernels = List.copyOf(kernels);
+      kernelsLists = List.copyOf(kernelsLists);
     }
+  }
+
+  /** What the post-processor writes for each kernel. */
+  public enum Format {
+    /**
+     * {@code .traceg} text ({@code .traceg.xz} for an {@code .trace.xz} input), as the 2024 tool
+     * and the newest one's {@code --text}; the default.
+     */
+    TEXT,
+    /**
+     * Accel-Sim 2.0's {@code .tracez} (zstd; {@link Tracez}), the newest upstream tool's default.
+     * It holds the same text, so it decodes to the {@link #TEXT} output byte for byte.
+     */
+    TRACEZ
   }
 
   static final long MAX_BUFFER_BYTES = 1L << 30;
@@ -114,6 +139,7 @@ public final class PostProcessor {
   private final int xzPreset;
   private final int maxSpillRuns;
   private final Listener listener;
+  private final Format format;
 
   private PostProcessor(Builder builder) {
     this.parallelism =
@@ -126,6 +152,7 @@ public final class PostProcessor {
     this.xzPreset = builder.xzPreset;
     this.maxSpillRuns = builder.maxSpillRuns;
     this.listener = builder.listener;
+    this.format = builder.format;
   }
 
   /**
@@ -138,36 +165,80 @@ public final class PostProcessor {
 
   /**
    * Post-processes a trace given as its raw {@code kernelslist} file, a folder holding one, or a
-   * Cascade trace folder holding {@code traces/kernelslist}. Writes {@code kernel-N.traceg} (or
-   * {@code .traceg.xz}) beside each raw trace, replacing any already there, and then {@code
-   * kernelslist.g} beside the list.
+   * Cascade trace folder holding {@code traces/kernelslist}; a folder may instead hold Accel-Sim
+   * 2.0's per-context lists {@code kernelslist_ctx_0x<context>} ({@link TraceLayout#findRawLists}).
+   * Writes {@code kernel-N.traceg} (or {@code .traceg.xz}) beside each raw trace, replacing any
+   * already there, then the other contexts' {@code kernelslist_ctx_0x<context>.g} and last {@code
+   * kernelslist.g} (for {@code kernelslist} or the first context).
    *
-   * @throws NoSuchFileException when there is no raw {@code kernelslist}
+   * <p>Unknown list lines fail the run for a 2024 trace (4 ids), and are skipped, as upstream's
+   * newest tool does, for an Accel-Sim 2.0 one (a per-context list, or 11 ids).
+   *
+   * @throws NoSuchFileException when there is no raw list
    * @throws TraceFormatException when a list line or a raw trace cannot be read; nothing is written
-   *     for a bad list, and a bad kernel stops the run before {@code kernelslist.g} is written
+   *     for a bad list, and a bad kernel stops the run before any list is written
    * @throws IOException when a file cannot be read or written
    */
   public Result process(Path trace) throws IOException {
     long started = System.nanoTime();
-    Path listFile =
-        TraceLayout.findRawList(trace)
+    List<Path> listFiles =
+        TraceLayout.findRawLists(trace).stream()
             .map(file -> file.toAbsolutePath().normalize())
-            .orElseThrow(
-                () ->
-                    new NoSuchFileException(
-                        trace.toString(),
-                        null,
-                        Files.exists(trace)
-                            ? "no raw 'kernelslist' in it or in its traces/ folder"
-                            : "no such file or folder"));
-    KernelsList list = KernelsList.read(listFile);
+            .toList();
+    if (listFiles.isEmpty()) {
+      throw new NoSuchFileException(
+          trace.toString(),
+          null,
+          Files.exists(trace)
+              ? "no raw 'kernelslist' (or per-context 'kernelslist_ctx_0x...') in it or in its"
+                  + " traces/ folder"
+              : "no such file or folder");
+    }
+    List<PlannedList> plans = new ArrayList<>();
+    for (int i = 0; i < listFiles.size(); i++) {
+      plans.add(plan(listFiles.get(i), i == 0));
+    }
+    Set<Path> inputs = new LinkedHashSet<>();
+    for (PlannedList plan : plans) {
+      inputs.addAll(plan.inputs());
+    }
+    List<KernelResult> kernels =
+        Parallel.map(new ArrayList<>(inputs), parallelism, "postprocess", this::processKernel);
+    // kernelslist.g last: its presence says every kernel and every other context's list is done.
+    for (PlannedList plan : plans.reversed()) {
+      TraceFiles.writeAtomically(
+          plan.output(),
+          -1,
+          out -> {
+            out.write(plan.content());
+            return null;
+          });
+    }
+    int memcpys = plans.stream().mapToInt(PlannedList::memcpyCount).sum();
+    return new Result(
+        listFiles.getFirst(),
+        plans.getFirst().output(),
+        memcpys,
+        kernels,
+        plans.stream().map(PlannedList::output).toList(),
+        Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /** One raw list read and checked, before any kernel is processed. */
+  private record PlannedList(Path output, byte[] content, int memcpyCount, Set<Path> inputs) {}
+
+  private PlannedList plan(Path listFile, boolean first) throws IOException {
+    KernelsList list = KernelsList.readSkippingUnknownLines(listFile);
+    if (!list.skippedLines().isEmpty() && !skipsUnknownLines(listFile, list)) {
+      KernelsList.read(listFile); // the 2024 tool stops at an unknown line: fail naming it
+    }
     Set<Path> inputs = new LinkedHashSet<>();
     StringBuilder processedList = new StringBuilder();
     for (KernelsList.Entry entry : list.entries()) {
       switch (entry) {
         case KernelsList.Memcpy memcpy -> processedList.append(memcpy.line()).append('\n');
         case KernelsList.Kernel kernel -> {
-          String processedName = processedNameOrNull(kernel.line());
+          String processedName = processedNameOrNull(kernel.line(), format);
           if (processedName == null) {
             throw new TraceFormatException(
                 listFile,
@@ -183,23 +254,27 @@ public final class PostProcessor {
         }
       }
     }
-    List<KernelResult> kernels =
-        Parallel.map(new ArrayList<>(inputs), parallelism, "postprocess", this::processKernel);
-    Path processedListFile = listFile.resolveSibling(TraceLayout.PROCESSED_LIST);
-    byte[] content = processedList.toString().getBytes(StandardCharsets.UTF_8);
-    TraceFiles.writeAtomically(
-        processedListFile,
-        -1,
-        out -> {
-          out.write(content);
-          return null;
-        });
-    return new Result(
-        listFile,
-        processedListFile,
+    return new PlannedList(
+        listFile.resolveSibling(TraceLayout.processedListName(listFile, first)),
+        processedList.toString().getBytes(StandardCharsets.UTF_8),
         list.memcpys().size(),
-        kernels,
-        Duration.ofNanos(System.nanoTime() - started));
+        inputs);
+  }
+
+  /**
+   * Whether a list is Accel-Sim 2.0's, whose post-processor skips lines it does not know: a
+   * per-context list, or one whose first kernel has 11 ids.
+   */
+  private static boolean skipsUnknownLines(Path listFile, KernelsList list) throws IOException {
+    if (listFile.getFileName().toString().startsWith(TraceLayout.CONTEXT_LIST_PREFIX)) {
+      return true;
+    }
+    for (KernelsList.Kernel kernel : list.kernels()) {
+      if (Files.isRegularFile(kernel.file())) {
+        return TraceReader.readRawIds(kernel.file()).orElse(RawIds.FOUR) == RawIds.ELEVEN;
+      }
+    }
+    return false;
   }
 
   /**
@@ -213,7 +288,7 @@ public final class PostProcessor {
    */
   public KernelResult processKernel(Path rawTrace) throws IOException {
     long started = System.nanoTime();
-    String outputName = processedName(rawTrace.getFileName().toString());
+    String outputName = processedName(rawTrace.getFileName().toString(), format);
     Path output = rawTrace.resolveSibling(outputName);
     Path spills = spillDirectory != null ? spillDirectory : output.toAbsolutePath().getParent();
     listener.kernelStarted(rawTrace);
@@ -222,9 +297,28 @@ public final class PostProcessor {
       KernelGrouper grouper =
           new KernelGrouper(
               rawTrace, bufferBytesPerKernel, spills, "." + outputName + ".", maxSpillRuns);
-      stats =
+      if (format == Format.TRACEZ) {
+        // The text first, to a hidden file beside the output; then the .tracez made from it.
+        Path text = TraceFiles.newTemporary(output);
+        try {
+          try (OutputStream out = Files.newOutputStream(text)) {
+            stats = grouper.group(in, out);
+          }
           TraceFiles.writeAtomically(
-              output, outputName.endsWith(".xz") ? xzPreset : -1, out -> grouper.group(in, out));
+              output,
+              -1,
+              out -> {
+                TracezWriter.write(text, out);
+                return null;
+              });
+        } finally {
+          Files.deleteIfExists(text);
+        }
+      } else {
+        stats =
+            TraceFiles.writeAtomically(
+                output, outputName.endsWith(".xz") ? xzPreset : -1, out -> grouper.group(in, out));
+      }
     }
     KernelResult result =
         new KernelResult(
@@ -234,6 +328,8 @@ public final class PostProcessor {
             stats.warpsPerBlock(),
             stats.instructions(),
             stats.droppedLdgsts(),
+            stats.droppedTrywaits(),
+            stats.ids(),
             stats.outputBytes(),
             stats.spillRuns(),
             Duration.ofNanos(System.nanoTime() - started));
@@ -248,7 +344,19 @@ public final class PostProcessor {
    * @throws IllegalArgumentException for a name ending in neither
    */
   public static String processedName(String rawName) {
-    String name = processedNameOrNull(rawName);
+    return processedName(rawName, Format.TEXT);
+  }
+
+  /**
+   * The name the post-processor gives a raw trace's output in {@code format}: as {@link
+   * #processedName(String)} for text, and {@code kernel-1.trace} or {@code kernel-1.trace.xz}
+   * becomes {@code kernel-1.tracez} for {@link Format#TRACEZ}, as upstream names them.
+   *
+   * @throws IllegalArgumentException for a name ending in neither {@code .trace} nor {@code
+   *     .trace.xz}
+   */
+  public static String processedName(String rawName, Format format) {
+    String name = processedNameOrNull(rawName, format);
     if (name == null) {
       throw new IllegalArgumentException(
           "'" + rawName + "' is not a raw trace name; expected .trace or .trace.xz");
@@ -256,7 +364,13 @@ public final class PostProcessor {
     return name;
   }
 
-  private static String processedNameOrNull(String rawName) {
+  private static String processedNameOrNull(String rawName, Format format) {
+    if (format == Format.TRACEZ) {
+      if (rawName.endsWith(".trace.xz")) {
+        return rawName.substring(0, rawName.length() - 3) + "z";
+      }
+      return rawName.endsWith(".trace") ? rawName + "z" : null;
+    }
     if (rawName.endsWith(".trace.xz")) {
       return rawName.substring(0, rawName.length() - 3) + "g.xz";
     }
@@ -284,8 +398,15 @@ public final class PostProcessor {
     private int xzPreset = DEFAULT_XZ_PRESET;
     private int maxSpillRuns = DEFAULT_MAX_SPILL_RUNS;
     private Listener listener = new Listener() {};
+    private Format format = Format.TEXT;
 
     private Builder() {}
+
+    /** What to write per kernel; default {@link Format#TEXT}. */
+    public Builder format(Format format) {
+      this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
 
     /** Kernels processed at once, at least 1; default: the available processors. */
     public Builder parallelism(int parallelism) {

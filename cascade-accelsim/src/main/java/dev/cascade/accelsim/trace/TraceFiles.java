@@ -36,11 +36,14 @@ final class TraceFiles {
   private TraceFiles() {}
 
   /**
-   * Opens {@code file} for reading, decompressing it when it starts with the xz magic bytes
-   * (whatever its name). Corrupt or truncated xz data fails with a {@link TraceFormatException}
-   * naming the file.
+   * Opens {@code file} for reading: a {@code .tracez} as the text it holds ({@link Tracez}), else
+   * decompressed when it starts with the xz magic bytes (whatever its name). Corrupt or truncated
+   * xz data fails with a {@link TraceFormatException} naming the file.
    */
   static InputStream openDecompressed(Path file) throws IOException {
+    if (Tracez.isTracez(file)) {
+      return new BufferedInputStream(Tracez.openAsText(file), 1 << 16);
+    }
     BufferedInputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
     try {
       in.mark(XZ_MAGIC.length);

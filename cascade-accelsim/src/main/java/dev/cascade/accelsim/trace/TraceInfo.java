@@ -20,14 +20,27 @@ import java.util.stream.IntStream;
  * @param kernelsList the {@code kernelslist.g} read
  * @param memcpys its memcpy lines, in order
  * @param kernels its kernels, in order
+ * @param otherContexts the processed lists of the trace's other CUDA contexts beside {@code
+ *     kernelsList} ({@code kernelslist_ctx_0x<context>.g}, which Accel-Sim 2.0's post-processor
+ *     writes for every context but the first), in context order; empty for one context. Only {@code
+ *     kernelsList}'s kernels are read.
  */
 public record TraceInfo(
-    Path kernelsList, List<KernelsList.Memcpy> memcpys, List<KernelInfo> kernels) {
+    Path kernelsList,
+    List<KernelsList.Memcpy> memcpys,
+    List<KernelInfo> kernels,
+    List<Path> otherContexts) {
 
   public TraceInfo {
     Objects.requireNonNull(kernelsList, "kernelsList");
     memcpys = List.copyOf(memcpys);
     kernels = List.copyOf(kernels);
+    otherContexts = List.copyOf(otherContexts);
+  }
+
+  /** The CUDA contexts the trace holds a processed list for: 1 plus {@link #otherContexts}. */
+  public int contextCount() {
+    return 1 + otherContexts.size();
   }
 
   /**
@@ -110,7 +123,8 @@ public record TraceInfo(
                   header,
                   instructions);
             });
-    return new TraceInfo(listFile, list.memcpys(), infos);
+    return new TraceInfo(
+        listFile, list.memcpys(), infos, TraceLayout.findOtherContextLists(listFile));
   }
 
   private static NoSuchFileException noProcessedList(Path trace) {

@@ -7,9 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Reads single kernel traces: {@code .traceg} and {@code .traceg.xz} as Accel-Sim runs them, and
- * raw {@code .trace} and {@code .trace.xz} as NVBit's tracer writes them. Everything streams: the
- * header read stops at the header's end, and counting instructions holds one line at a time.
+ * Reads single kernel traces: {@code .traceg}, {@code .traceg.xz} and Accel-Sim 2.0's {@code
+ * .tracez} (read as the text it holds) as Accel-Sim runs them, and raw {@code .trace} and {@code
+ * .trace.xz} as NVBit's tracer writes them. Everything streams: the header read stops at the
+ * header's end, and counting instructions holds one line at a time.
  *
  * <p>xz is recognised by the file's first bytes, not its name.
  */
@@ -69,7 +70,8 @@ public final class TraceReader {
    * Counts a kernel's instructions by reading the whole file. For a post-processed trace ({@code
    * .traceg}, {@code .traceg.xz}) this is the sum of its {@code insts = n} lines; for a raw trace
    * ({@code .trace}, {@code .trace.xz}) it is the number of instruction lines the post-processor
-   * would keep (without the dropped LDGSTS halves), so both forms of a kernel give the same number.
+   * would keep (without the dropped LDGSTS halves), so both forms of a kernel give the same number;
+   * for a {@code .tracez}, the sum of its index's counts (its text's {@code insts = n} lines).
    *
    * @throws TraceFormatException when the name ends in none of those four suffixes, or a line
    *     cannot be read
@@ -77,6 +79,9 @@ public final class TraceReader {
    */
   public static long countInstructions(Path trace) throws IOException {
     String name = trace.getFileName().toString();
+    if (Tracez.isTracez(trace)) {
+      return Tracez.countInstructions(trace);
+    }
     if (name.endsWith(".traceg") || name.endsWith(".traceg.xz")) {
       return countProcessed(trace);
     }
@@ -88,7 +93,7 @@ public final class TraceReader {
         0,
         "cannot tell a raw trace from a processed one by the name '"
             + name
-            + "'; expected .trace, .trace.xz, .traceg or .traceg.xz");
+            + "'; expected .trace, .trace.xz, .traceg, .traceg.xz or .tracez");
   }
 
   /**
@@ -160,7 +165,20 @@ public final class TraceReader {
             @Override
             public void instruction(int block, int warp, byte[] buffer, int start, int end) {}
           });
-      return scanner.instructions();
+      return scanner.keptInstructions();
+    }
+  }
+
+  /**
+   * The ids a raw trace's instruction lines start with, from its first instruction line (which
+   * tells the tracer's generation); empty when the file has no instruction line. Reads up to that
+   * line only.
+   *
+   * @throws IOException when the file cannot be read
+   */
+  public static java.util.Optional<RawIds> readRawIds(Path rawTrace) throws IOException {
+    try (InputStream in = TraceFiles.openDecompressed(rawTrace)) {
+      return java.util.Optional.ofNullable(RawTraceScanner.idsOfFirstInstruction(in, rawTrace));
     }
   }
 

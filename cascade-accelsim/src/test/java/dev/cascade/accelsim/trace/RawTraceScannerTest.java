@@ -30,6 +30,6 @@ final class RawTraceScannerTest {
 
   private static boolean ldgsts(String rest) {
     byte[] bytes = rest.getBytes(StandardCharsets.US_ASCII);
-    return RawTraceScanner.opcodeContainsLdgsts(bytes, 0, bytes.length);
+    return RawTraceScanner.opcodeHasLdgsts(bytes, 0, bytes.length, false);
   }
 }

@@ -27,6 +27,9 @@ final class TraceFixtures {
   static final Path PREFILL = REAL_TRACES.resolve("flashinfer-prefill");
   static final Path PAIR = REAL_TRACES.resolve("synthetic-r1-postproc-pair");
 
+  /** A raw 11-id trace with two CUDA contexts and Accel-Sim 2.0's post-processor's outputs. */
+  static final Path ACCELSIM2 = FIXTURES.resolve("accelsim/accelsim2/gemm-2ctx-c211");
+
   private TraceFixtures() {}
 
   /** Skips the test when the fixtures are not beside the repository (a fresh clone). */
@@ -36,6 +39,22 @@ final class TraceFixtures {
         "needs the fixtures at "
             + REAL_TRACES
             + " (the real Accel-Sim files beside the clone, at ../shared/fixtures; a fresh clone has none, and these tests skip)");
+  }
+
+  /** Skips the test when the Accel-Sim 2.0 fixture is not beside the repository. */
+  static void assumeAccelSim2Fixture() {
+    assumeTrue(
+        Files.isDirectory(ACCELSIM2),
+        "needs the fixture at " + ACCELSIM2 + " (beside the clone at ../shared/fixtures)");
+  }
+
+  /** Copies every file of {@code from} (not recursively) into {@code to}. */
+  static void copyFiles(Path from, Path to) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.list(from)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        Files.copy(file, to.resolve(file.getFileName()));
+      }
+    }
   }
 
   /** A file's bytes, decompressed when its name ends in .xz. */

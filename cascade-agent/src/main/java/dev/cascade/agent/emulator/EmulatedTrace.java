@@ -5,6 +5,7 @@ import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceFormatException;
 import dev.cascade.accelsim.trace.TraceLayout;
 import dev.cascade.accelsim.trace.TraceReader;
+import dev.cascade.accelsim.trace.Tracez;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -245,7 +246,11 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         return;
       }
       char first = line.charAt(0);
-      if (first == '-' || first == '#' || line.startsWith("thread block")) {
+      if (first == '-'
+          || first == '#'
+          || line.startsWith("thread block")
+          || line.startsWith("cluster ")) {
+        // "cluster id = ", "cluster cta = ", "cluster rank = ": Accel-Sim 2.0's block lines.
         return;
       }
       if (line.startsWith("warp")) {
@@ -255,15 +260,18 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       if (line.startsWith("insts")) {
         return;
       }
+      String[] fields = line.split(" ");
+      String opcode = fields.length < 4 ? null : opcode(fields);
+      if (opcode != null && (opcode.equals("REPLAY_START") || opcode.equals("REPLAY_END"))) {
+        return; // tracer version 6's replay markers: no instruction the simulator runs
+      }
       instructions++;
       warpInstructions++;
-      String[] fields = line.split(" ");
       if (fields.length < 4) {
         return;
       }
       int active = lanes(fields[1]);
       lanes += active;
-      String opcode = opcode(fields);
       if (opcode == null) {
         return;
       }
@@ -359,10 +367,15 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     }
   }
 
-  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size) {
+  private static Counts estimate(KernelsList.Kernel entry, KernelHeader header, long size)
+      throws IOException {
     long decompressed = entry.line().endsWith(".xz") ? size * XZ_RATIO : size;
     long warps = Math.max(1, header.threadBlocks()) * Math.max(1, header.warpsPerBlock());
-    long instructions = Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
+    // A .tracez's index holds its exact count: its compressed size says little about it.
+    long instructions =
+        Tracez.isTracez(entry.file())
+            ? Math.max(1, Tracez.countInstructions(entry.file()))
+            : Math.max(warps, decompressed / BYTES_PER_INSTRUCTION);
     long threads = Math.max(1, header.threadsPerBlock());
     double lanesPerWarp = Math.min(32.0, threads / (double) Math.max(1, header.warpsPerBlock()));
     SplitMix64 random = SplitMix64.of(SplitMix64.hash(header.name()), 0x5EED_1A7EL);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,80 @@ final class TraceCountsTest {
             + warp
             + "\n#END_TB\n");
     return EmulatedTrace.load(dir, Long.MAX_VALUE).kernels().getFirst();
+  }
+
+  @Test
+  void accelSim2ClusterLinesAndReplayMarkers_areNotInstructions() throws Exception {
+    Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg\n");
+    Files.writeString(
+        dir.resolve("kernel-1.traceg"),
+        """
+        -kernel name = _Z1kv
+        -grid dim = (1,1,1)
+        -block dim = (32,1,1)
+
+        #BEGIN_TB
+
+        thread block = 0,0,0
+        cluster id = 0,0,0
+        cluster cta = 0,0,0
+        cluster rank = 0
+
+        warp = 0
+        insts = 4
+        0000 ffffffff 0 REPLAY_START 0 0 0
+        0010 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0
+        0020 ffffffff 0 REPLAY_END 0 0 0
+        0030 ffffffff 0 EXIT 0 0 0
+
+        #END_TB
+        """);
+
+    EmulatedKernel kernel = EmulatedTrace.load(dir, Long.MAX_VALUE).kernels().getFirst();
+
+    assertThat(kernel.warpInstructions()).isEqualTo(2);
+    assertThat(kernel.longestWarp()).isEqualTo(2);
+  }
+
+  @Test
+  void accelSim2Fixture_countsWhatItsInstsLinesSay() throws Exception {
+    Path text =
+        Path.of(
+            System.getProperty("cascade.fixtures", "../../shared/fixtures"),
+            "accelsim/accelsim2/gemm-2ctx-c211/expected/text");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(text), "needs the fixture " + text + " (at ../shared/fixtures)");
+
+    for (EmulatedKernel kernel : EmulatedTrace.load(text, Long.MAX_VALUE).kernels()) {
+      assertThat(kernel.warpInstructions())
+          .as(kernel.file().toString())
+          .isEqualTo(dev.cascade.accelsim.trace.TraceReader.countInstructions(kernel.file()));
+    }
+  }
+
+  @Test
+  void accelSim2Tracez_isReadAsItsText_neverAsCompressedBytes() throws Exception {
+    Path fixture =
+        Path.of(
+            System.getProperty("cascade.fixtures", "../../shared/fixtures"),
+            "accelsim/accelsim2/gemm-2ctx-c211/expected");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(fixture), "needs the fixture " + fixture + " (at ../shared/fixtures)");
+
+    List<EmulatedKernel> text =
+        EmulatedTrace.load(fixture.resolve("text"), Long.MAX_VALUE).kernels();
+    List<EmulatedKernel> counted =
+        EmulatedTrace.load(fixture.resolve("tracez"), Long.MAX_VALUE).kernels();
+    List<EmulatedKernel> estimated = EmulatedTrace.load(fixture.resolve("tracez"), 0).kernels();
+
+    assertThat(counted).hasSameSizeAs(text);
+    for (int i = 0; i < text.size(); i++) {
+      assertThat(counted.get(i).warpInstructions()).isEqualTo(text.get(i).warpInstructions());
+      assertThat(counted.get(i).threadInstructions()).isEqualTo(text.get(i).threadInstructions());
+      assertThat(counted.get(i).loadBytes()).isEqualTo(text.get(i).loadBytes());
+      // Too big to count: the estimate takes the .tracez index's exact count.
+      assertThat(estimated.get(i).warpInstructions()).isEqualTo(text.get(i).warpInstructions());
+    }
   }
 
   @Test

@@ -46,6 +46,9 @@ public final class AppEnvironment {
   /** A built Accel-Sim: the simulator sims run, and its tested-cfgs folder the catalog. */
   public static final String ACCELSIM_DIR = "CASCADE_ACCELSIM_DIR";
 
+  /** The dynamic loader's search path, passed on to sims (with Accel-Sim's libraries first). */
+  static final String LIBRARY_PATH = "LD_LIBRARY_PATH";
+
   /** The emulator's cycles per second, spelled out in the default sim command. */
   public static final String EMULATE_SPEED = "CASCADE_EMULATE_SPEED";
 
@@ -172,6 +175,23 @@ public final class AppEnvironment {
       }
     }
     return passed;
+  }
+
+  /**
+   * The {@code LD_LIBRARY_PATH} sims get when {@value #ACCELSIM_DIR} names a built Accel-Sim with
+   * GPGPU-Sim's libraries: those folders, then the app's own {@code LD_LIBRARY_PATH} ({@link
+   * SimCommands#accelSimLibraryPath}); else the app's own when set (it is not a secret); else
+   * empty.
+   */
+  public Optional<String> simLibraryPath() {
+    String inherited = environment.get(LIBRARY_PATH);
+    Optional<String> accelSim =
+        nonBlank(ACCELSIM_DIR)
+            .flatMap(dir -> SimCommands.accelSimLibraryPath(Path.of(dir.strip()), inherited));
+    if (accelSim.isPresent()) {
+      return accelSim;
+    }
+    return nonBlank(LIBRARY_PATH);
   }
 
   /** {@value #MAIN_URL}, when set and not blank. */

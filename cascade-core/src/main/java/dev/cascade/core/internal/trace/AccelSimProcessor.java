@@ -19,12 +19,13 @@ import java.util.List;
 
 /**
  * {@link TraceProcessor} on the Accel-Sim formats library ({@code dev.cascade.accelsim.trace}):
- * post-processes a raw {@code traces/kernelslist} when there is no {@code traces/kernelslist.g},
- * reads the kernel lines of {@code kernelslist.g}, and reads each listed kernel's header (only the
- * first lines, even of {@code .traceg.xz}) for its name, grid and block. Instructions are counted
- * only for small kernel files, within a budget, so processing stays quick on big traces. Every
- * listed kernel file must exist inside {@code traces/} as a plain file. Reasons name the file
- * relative to the trace folder, and the line: {@code traces/kernelslist.g:3: ...}.
+ * post-processes a raw {@code traces/kernelslist} (or Accel-Sim 2.0's per-context {@code
+ * traces/kernelslist_ctx_0x...} lists) when there is no {@code traces/kernelslist.g}, reads the
+ * kernel lines of {@code kernelslist.g}, and reads each listed kernel's header (only the first
+ * lines, even of {@code .traceg.xz}) for its name, grid and block. Instructions are counted only
+ * for small kernel files, within a budget, so processing stays quick on big traces. Every listed
+ * kernel file must exist inside {@code traces/} as a plain file. Reasons name the file relative to
+ * the trace folder, and the line: {@code traces/kernelslist.g:3: ...}.
  */
 final class AccelSimProcessor implements TraceProcessor {
 
@@ -55,16 +56,19 @@ final class AccelSimProcessor implements TraceProcessor {
     Path traces = traceFolder.resolve(TraceLayout.TRACES_FOLDER);
     requirePlain(traceFolder, traces, true);
     Path processed = traces.resolve(TraceLayout.PROCESSED_LIST);
-    Path raw = traces.resolve(TraceLayout.RAW_LIST);
     boolean postProcessed = false;
     if (!Files.exists(processed, LinkOption.NOFOLLOW_LINKS)) {
-      if (!Files.exists(raw, LinkOption.NOFOLLOW_LINKS)) {
+      List<Path> rawLists = rawLists(traces);
+      if (rawLists.isEmpty()) {
         throw new TraceProcessingException(
-            "traces/kernelslist.g is missing and there is no raw traces/kernelslist to"
-                + " post-process; upload the trace's traces/ folder");
+            "traces/kernelslist.g is missing and there is no raw traces/kernelslist (or per-context"
+                + " traces/kernelslist_ctx_0x...) to post-process; upload the trace's traces/"
+                + " folder");
       }
-      requirePlain(traceFolder, raw, false);
-      postProcess(traceFolder, raw);
+      for (Path raw : rawLists) {
+        requirePlain(traceFolder, raw, false);
+      }
+      postProcess(traceFolder, traces, rawLists);
       postProcessed = true;
     }
     requirePlain(traceFolder, processed, false);
@@ -84,12 +88,15 @@ final class AccelSimProcessor implements TraceProcessor {
    * kernelslist.g} and {@code .traceg} files out, beside them. The post-processor writes {@code
    * kernelslist.g} last and every file atomically, so a {@code kernelslist.g} means it finished.
    */
-  private void postProcess(Path traceFolder, Path rawList) throws TraceProcessingException {
+  private void postProcess(Path traceFolder, Path traces, List<Path> rawLists)
+      throws TraceProcessingException {
     try {
-      for (KernelsList.Kernel kernel : KernelsList.read(rawList).kernels()) {
-        requirePlain(traceFolder, kernel.file(), false);
+      for (Path rawList : rawLists) {
+        for (KernelsList.Kernel kernel : KernelsList.readSkippingUnknownLines(rawList).kernels()) {
+          requirePlain(traceFolder, kernel.file(), false);
+        }
       }
-      postProcessor.process(rawList);
+      postProcessor.process(traces);
     } catch (TraceFormatException e) {
       throw new TraceProcessingException(reason(traceFolder, e), e);
     } catch (InterruptedIOException e) {
@@ -97,8 +104,18 @@ final class AccelSimProcessor implements TraceProcessor {
       throw new TraceProcessingException("post-processing was interrupted", e);
     } catch (IOException | UncheckedIOException e) {
       throw new TraceProcessingException(
-          "post-processing " + relative(traceFolder, rawList) + " failed: " + e, e);
+          "post-processing " + relative(traceFolder, traces) + " failed: " + e, e);
     }
+  }
+
+  /**
+   * The raw lists directly in {@code traces/}: {@code kernelslist}, {@code kernelslist_ctx_0x*}.
+   */
+  private static List<Path> rawLists(Path traces) {
+    Path folder = traces.toAbsolutePath().normalize();
+    return TraceLayout.findRawLists(traces).stream()
+        .filter(list -> folder.equals(list.toAbsolutePath().normalize().getParent()))
+        .toList();
   }
 
   private static List<TraceKernel> kernels(Path traceFolder, Path traces, KernelsList list)

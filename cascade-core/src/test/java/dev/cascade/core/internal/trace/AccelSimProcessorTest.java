@@ -87,6 +87,28 @@ final class AccelSimProcessorTest {
   }
 
   @Test
+  void process_perContextRawLists_arePostProcessed_theFirstContextAsKernelslistG()
+      throws Exception {
+    String elevenIds =
+        RAW_TRACE
+            .replace("0 0 0 0 0080", "0 0 0 0 0 0 0 0 0 0 0 0080")
+            .replace("0 0 0 0 0090", "0 0 0 0 0 0 0 0 0 0 0 0090");
+    write(trace.resolve("traces/kernelslist_ctx_0x2"), "kernel-2-ctx_0x2.trace\n");
+    write(trace.resolve("traces/kernelslist_ctx_0x1"), "kernel-1-ctx_0x1.trace\n");
+    write(trace.resolve("traces/kernel-1-ctx_0x1.trace"), elevenIds);
+    write(trace.resolve("traces/kernel-2-ctx_0x2.trace"), elevenIds);
+
+    Facts facts = processor.process(trace);
+
+    assertThat(facts.postProcessed()).isTrue();
+    assertThat(trace.resolve("traces/kernelslist.g")).hasContent("kernel-1-ctx_0x1.traceg");
+    assertThat(trace.resolve("traces/kernelslist_ctx_0x2.g")).hasContent("kernel-2-ctx_0x2.traceg");
+    assertThat(facts.kernels())
+        .containsExactly(
+            new TraceKernel(1, "kernel-1-ctx_0x1.traceg", "raw_kernel", "1,1,1", "32,1,1", 2L));
+  }
+
+  @Test
   void process_brokenRawTrace_failsNamingFileAndLine() {
     write(trace.resolve("traces/kernelslist"), "kernel-1.trace\n");
     write(trace.resolve("traces/kernel-1.trace"), RAW_TRACE + "0 0 0\n");
