@@ -103,7 +103,7 @@ final class EmulateCommand implements Callable<Integer> {
       fallbackValue = "on",
       paramLabel = "on|off",
       description =
-          "Give each replica and kernel up to 1% more or fewer cycles, to show spreads"
+          "Give each replica and kernel up to 1%% more or fewer cycles, to show spreads"
               + " (default off, or $CASCADE_EMULATE_JITTER): without it replicas agree exactly,"
               + " as Accel-Sim's do.")
   String jitter;

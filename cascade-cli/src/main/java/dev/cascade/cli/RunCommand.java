@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +53,9 @@ final class RunCommand implements Callable<Integer> {
 
   /** Told before the progress lines; see {@link #cancelOnInterrupt}. */
   static final String INTERRUPT_NOTE = "Ctrl-C cancels the run and stops its sims";
+
+  /** The exit code of a process ended by SIGINT (128 + 2), as the shell reports Ctrl-C. */
+  private static final int INTERRUPTED = 130;
 
   @Spec CommandSpec spec;
 
@@ -139,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
                   data.resolve("s3").resolve("cascade").resolve("accelsim-traces"),
                   Path.of(request.trace))
               : request.trace;
-      return runOn(environment, data, traceId, out, progress);
+      return runOn(environment, data, temporary == null, traceId, out, progress);
     } finally {
       if (temporary != null) {
         TraceImport.deleteQuietly(temporary);
@@ -150,6 +154,7 @@ final class RunCommand implements Callable<Integer> {
   private int runOn(
       Map<String, String> environment,
       Path data,
+      boolean dataKept,
       String traceId,
       PrintWriter out,
       PrintWriter progress)
@@ -169,7 +174,8 @@ final class RunCommand implements Callable<Integer> {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
       Run run = cascade.runs().create(ready.id(), request.runEntries(), request.options());
-      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress);
+      AtomicBoolean interrupted = new AtomicBoolean();
+      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress, interrupted);
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
         progress.println(
@@ -186,7 +192,13 @@ final class RunCommand implements Callable<Integer> {
         boolean interactive = !plain && !json && RunWatcher.isTerminal();
         RunWatcher watcher = new RunWatcher(client, run.id(), progress, interactive);
         watcher.interruptNote = INTERRUPT_NOTE;
+        watcher.suggestResults = dataKept;
+        watcher.endedByCaller = interrupted::get;
         watcher.watch();
+        if (interrupted.get()) {
+          cancelOnExit.join(); // it cancels on this Cascade and says so: keep it open until then
+          return INTERRUPTED;
+        }
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
         JsonNode results =
             Printed.tree(
@@ -254,9 +266,11 @@ final class RunCommand implements Callable<Integer> {
    * could take their results; a run to leave and come back to is {@code runs create} on {@code
    * serve}.
    */
-  private static Thread cancelOnInterrupt(Cascade cascade, String runId, PrintWriter progress) {
+  private static Thread cancelOnInterrupt(
+      Cascade cascade, String runId, PrintWriter progress, AtomicBoolean interrupted) {
     return new Thread(
         () -> {
+          interrupted.set(true); // before the cancel, so the watcher sees it when the sims end
           try {
             Run run = cascade.runs().cancel(runId);
             progress.println();

@@ -89,6 +89,19 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_aTraceFolderAsJson_pointsToNoServerThatWillNotHaveTheRun() throws Exception {
+    Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
+    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+
+    int exit = run(gemm.toString(), "SM80_A100:1", "--json"); // a temporary data dir
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("succeeded").doesNotContain("cascade runs results");
+    assertThat(new ObjectMapper().readTree(out.toString()).get("state").asText())
+        .isEqualTo("succeeded");
+  }
+
+  @Test
   void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
       throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
@@ -150,7 +163,7 @@ final class RunCommandIT {
   void run_anUnknownTrace_failsNamingIt() {
     int exit = run("nope", "SM90_H100:1", "--data-dir", dataDir.toString());
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2); // NOT_FOUND of what the user named: usage, as a bad config
     assertThat(err.toString()).startsWith("cascade: ").contains("no trace \"nope\"");
   }
 
@@ -223,15 +236,16 @@ final class RunCommandIT {
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
-        .startsWith("Unknown option: '--frobnicate'")
-        .doesNotContain("Missing required parameter");
+        .startsWith("cascade run: Unknown option: '--frobnicate'")
+        .doesNotContain("Missing required parameter")
+        .doesNotContain("Usage:");
   }
 
   @Test
   void run_aPathThatIsNoFolder_saysTheFolderDoesNotExist() {
     int exit = run("/tmp/does-not-exist-" + dataDir.getFileName(), "SM90_H100:1");
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
         .contains("there is no folder \"/tmp/does-not-exist-")
         .doesNotContain("no trace \"");

@@ -68,9 +68,18 @@ final class RunCommandInterruptIT {
       // If it hangs, say where: what it printed and what each of its threads was doing.
       assertThat(exited).as(() -> read(output) + "\n" + threadsOf(run)).isTrue();
       assertThat(run.exitValue()).isEqualTo(130);
-      assertThat(read(output))
+      String printed = read(output);
+      assertThat(printed)
           .contains("cancelled (Ctrl-C): its 2 sims stopped")
-          .contains("cascade runs create ... --watch");
+          .contains("cascade runs create ... --watch")
+          .as("no results of a cancelled run, in:%n%s", printed)
+          .doesNotContain("Whole trace, per GPU config")
+          .doesNotContain("Results of run");
+      assertThat(printed.lines().filter(line -> line.contains("cancelled")).toList())
+          .as("the run's cancel said once, each sim's once, in:%n%s", printed)
+          .hasSize(3)
+          .filteredOn(line -> line.startsWith("Run "))
+          .hasSize(1);
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> sims.stream().noneMatch(ProcessHandle::isAlive));

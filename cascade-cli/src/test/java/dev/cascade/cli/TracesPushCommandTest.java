@@ -186,11 +186,11 @@ final class TracesPushCommandTest {
   }
 
   @Test
-  void traces_withoutASubcommand_showsPush() {
+  void traces_withoutASubcommand_showsPushAsAUsageError() {
     int exit = run(Map.of(), "traces");
 
-    assertThat(exit).isZero();
-    assertThat(out.toString()).contains("push");
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains("push");
   }
 
   @Test
