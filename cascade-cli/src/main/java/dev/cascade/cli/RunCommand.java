@@ -9,6 +9,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunState;
 import dev.cascade.core.ServerSettings;
@@ -16,6 +17,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -204,7 +207,9 @@ final class RunCommand implements Callable<Integer> {
             Printed.tree(
                 ResultsJson.writeResults(finished, client.results().compare(run.id()), baseline));
         if (json) {
-          out.println(Formats.json(document(finished, ready, results)));
+          ObjectNode document = document(finished, ready, results);
+          document.set("hardware", hardware(() -> client.results().correlate(run.id())));
+          out.println(Formats.json(document));
         } else {
           out.println();
           RunsResultsCommand.print(out, results);
@@ -306,6 +311,26 @@ final class RunCommand implements Callable<Integer> {
     }
     document.set("configs", results.path("configs"));
     return document;
+  }
+
+  /**
+   * The figures the text output prints under "Against the hardware", as {@code GET
+   * /api/runs/{id}/correlation} answers them; null when the trace carries no hardware numbers, and
+   * {@code {"error": ...}} when its CSV cannot be read (the results still stand).
+   */
+  static JsonNode hardware(Supplier<HardwareCorrelation> correlate) {
+    HardwareCorrelation correlation;
+    try {
+      correlation = correlate.get();
+    } catch (CascadeException e) {
+      return JsonNodeFactory.instance.objectNode().put("error", e.getMessage());
+    }
+    if (correlation.source() == null) {
+      return JsonNodeFactory.instance.nullNode();
+    }
+    ObjectNode hardware = (ObjectNode) Printed.tree(CorrelationJson.write(null, correlation));
+    hardware.remove("run_id"); // the document's own
+    return hardware;
   }
 
   private static void printFailures(PrintWriter out, Run run) {

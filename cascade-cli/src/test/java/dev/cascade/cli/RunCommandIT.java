@@ -101,9 +101,8 @@ final class RunCommandIT {
         .isEqualTo("succeeded");
   }
 
-  @Test
-  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
-      throws Exception {
+  /** The real A100 gemm trace as a bare folder with an Nsight Compute CSV in hardware/. */
+  private Path gemmFolderWithAnNcuCsv() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
     Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
     Path folder = Files.createDirectories(dataDir.resolve("upload/gemm"));
@@ -135,6 +134,50 @@ final class RunCommandIT {
     }
     Files.createDirectories(folder.resolve("hardware"));
     Files.writeString(folder.resolve("hardware/ncu.csv"), ncu);
+
+    return folder;
+  }
+
+  @Test
+  void run_aTraceFolderWithAnNcuCsvAsJson_carriesTheHardwareCorrelationTheTextPrints()
+      throws Exception {
+    Path folder = gemmFolderWithAnNcuCsv();
+
+    int exit =
+        run(
+            folder.toString(),
+            "SM80_A100:2",
+            "--data-dir",
+            dataDir.resolve("data").toString(),
+            "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode hardware = new ObjectMapper().readTree(out.toString()).path("hardware");
+    assertThat(hardware.path("source").asText()).as(out::toString).isEqualTo("hardware/ncu.csv");
+    assertThat(hardware.path("measured_kernels").asInt()).isEqualTo(8);
+    assertThat(hardware.path("trace_arch").asText()).isEqualTo("sm_80");
+    JsonNode config = hardware.path("configs").path(0);
+    assertThat(config.path("gpu_config").asText()).isEqualTo("SM80_A100");
+    assertThat(config.path("cycles").path("mean_abs_error_pct").isNumber())
+        .as(config::toString)
+        .isTrue();
+    assertThat(config.path("kernels")).hasSize(8);
+  }
+
+  @Test
+  void run_demoAsJson_saysItHasNoHardwareNumbers() throws Exception {
+    int exit = run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode document = new ObjectMapper().readTree(out.toString());
+    assertThat(document.has("hardware")).as(out::toString).isTrue();
+    assertThat(document.get("hardware").isNull()).as(out::toString).isTrue();
+  }
+
+  @Test
+  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
+      throws Exception {
+    Path folder = gemmFolderWithAnNcuCsv();
 
     int exit =
         run(
