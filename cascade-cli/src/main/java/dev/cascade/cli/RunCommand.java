@@ -47,7 +47,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a trace on GPU configs here and now, show progress, and print the comparison.",
       "TRACE is a trace id in the data dir, or a folder holding a trace (metadata.json and"
-          + " traces/, or a bare folder with kernelslist.g)."
+          + " traces/, or a bare folder with kernelslist.g).",
+      "Without Accel-Sim ($CASCADE_ACCELSIM_DIR) each sim runs Cascade's emulator at "
+          + SimCommands.DEMO_SPEED
+          + " simulated cycles per second ($CASCADE_EMULATE_SPEED), so a demo sim takes about 15 s"
+          + " and its progress shows. For many sims, CASCADE_EMULATE_SPEED=0 runs them as fast"
+          + " as they can."
     })
 final class RunCommand implements Callable<Integer> {
 

@@ -165,6 +165,36 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_withoutASpeed_saysTheEmulatorsPaceAsGettingStartedShowsIt() throws Exception {
+    RunCommand command = new RunCommand();
+    command.environment = Map.of(); // the pace a new user gets
+    CommandLine commandLine = new CommandLine(command);
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+
+    int exit =
+        commandLine.execute(
+            "demo", "SM90_H100:1", "--kernels", "1", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    String first =
+        out.toString()
+            .lines()
+            .filter(line -> line.startsWith("Running trace"))
+            .findFirst()
+            .orElseThrow();
+    String with = first.substring(first.indexOf(" with ") + 1);
+    assertThat(with)
+        .startsWith("with the emulator at " + dev.cascade.core.SimCommands.DEMO_SPEED + " ")
+        .contains("CASCADE_EMULATE_SPEED=0");
+    String gettingStarted =
+        Files.readString(Path.of("").toAbsolutePath().resolveSibling("docs/getting-started.md"));
+    assertThat(gettingStarted)
+        .contains(
+            "Running trace demo (5 kernels) on [SM90_H100 x2," + " SM90_H200 x1] " + with + "\n");
+  }
+
+  @Test
   void run_demoAsJson_saysItHasNoHardwareNumbers() throws Exception {
     int exit = run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--json");
 
