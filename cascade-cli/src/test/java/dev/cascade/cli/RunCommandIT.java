@@ -371,6 +371,15 @@ final class RunCommandIT {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(traces.statusCode()).isEqualTo(200);
       assertThat(traces.body()).contains("\"demo\"").contains("\"sample-llama-mlp\"");
+      // getting-started shows `cascade traces list` on a new data dir: the sizes are these.
+      String gettingStarted =
+          Files.readString(Path.of("").toAbsolutePath().resolveSibling("docs/getting-started.md"));
+      for (JsonNode trace : new ObjectMapper().readTree(traces.body()).path("traces")) {
+        String size = Formats.size(trace.path("size_bytes").asLong());
+        assertThat(gettingStarted)
+            .as(trace.path("id").asText() + " is " + size)
+            .containsPattern("\n" + trace.path("id").asText() + " +ready .* " + size + "  ");
+      }
       assertThat(out.toString())
           .contains("Cascade is running: open http://127.0.0.1:")
           .contains("slots      3 sims at once");
