@@ -155,29 +155,25 @@ final class EmulatorFleetIT {
 
   @Test
   void appAnswering503_isRetriedAndTheFirstReasonsAreLogged() throws Exception {
-    app.unavailable(true);
+    app.refuseChunks(3);
     List<EmulatorFleet.Member> members = members(2);
-    Thread opener =
-        Thread.ofVirtual()
-            .start(
-                () -> {
-                  try {
-                    Thread.sleep(500);
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                  app.unavailable(false);
-                });
 
     EmulatorFleet.Report report = run(members, 0);
-    opener.join();
 
-    assertThat(report.succeeded()).as(log::toString).isEqualTo(2);
-    assertThat(report.retries()).isPositive();
     String printed = log.toString(StandardCharsets.UTF_8);
-    assertThat(printed).contains("trying again: ").contains("503");
-    assertThat(printed.lines().filter(line -> line.contains("trying again")).count())
-        .isBetween(1L, 5L);
+    assertThat(app.refusedChunks())
+        .as("chunks the app answered 503; the fleet printed:%n%s", printed)
+        .isEqualTo(3);
+    assertThat(report.succeeded())
+        .as("sims that succeeded; the fleet printed:%n%s", printed)
+        .isEqualTo(2);
+    assertThat(report.retries())
+        .as("retries the fleet counted for 3 refused chunks (%s)", report.summary())
+        .isEqualTo(3);
+    assertThat(printed.lines().filter(line -> line.contains("trying again: ")).toList())
+        .as("the lines saying why a request is tried again, in:%n%s", printed)
+        .hasSize(3)
+        .allSatisfy(line -> assertThat(line).contains("503"));
   }
 
   @Test

@@ -76,6 +76,8 @@ final class FakeApp implements AutoCloseable {
   private final Map<String, SimRecord> sims = new ConcurrentHashMap<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private volatile boolean unavailable;
+  private final AtomicInteger chunksToRefuse = new AtomicInteger();
+  private final AtomicInteger refusedChunks = new AtomicInteger();
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicInteger peakOpen = new AtomicInteger();
   private volatile long delayMillis;
@@ -144,6 +146,19 @@ final class FakeApp implements AutoCloseable {
     this.unavailable = unavailable;
   }
 
+  /**
+   * Answers 503 to the next {@code count} chunk requests, whenever they come: a condition on what
+   * the sender does, not a window of wall-clock time a loaded machine may send nothing in.
+   */
+  void refuseChunks(int count) {
+    chunksToRefuse.set(count);
+  }
+
+  /** The chunk requests answered 503 by {@link #refuseChunks}. */
+  int refusedChunks() {
+    return refusedChunks.get();
+  }
+
   int port() {
     return port;
   }
@@ -206,6 +221,11 @@ final class FakeApp implements AutoCloseable {
         return;
       }
       if (matcher.group(3) != null) {
+        if (chunksToRefuse.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+          refusedChunks.incrementAndGet();
+          reply(exchange, 503, "{\"error\":{\"code\":\"unavailable\",\"message\":\"busy\"}}");
+          return;
+        }
         chunk(exchange, sim, Long.parseLong(matcher.group(3)), body);
       } else {
         heartbeat(exchange, sim, new String(body, StandardCharsets.UTF_8));

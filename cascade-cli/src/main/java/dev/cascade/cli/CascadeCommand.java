@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import dev.cascade.core.ErrorCode;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,13 +24,26 @@ import picocli.CommandLine.Command;
       TracesCommand.class,
       RunsCommand.class,
     })
-public final class CascadeCommand implements Runnable {
+public final class CascadeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** No command named: a usage error, so the list of commands goes to stderr with exit 2. */
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() {
+    return missingSubcommand(spec);
+  }
+
+  /**
+   * What a command that only groups others ({@code cascade}, {@code cascade runs}) does when none
+   * is named: its usage, which lists them, on stderr, and the usage exit code.
+   */
+  static int missingSubcommand(CommandLine.Model.CommandSpec spec) {
+    CommandLine commandLine = spec.commandLine();
+    commandLine.getErr().println(spec.qualifiedName() + ": name a command");
+    commandLine.usage(commandLine.getErr());
+    commandLine.getErr().flush();
+    return spec.exitCodeOnInvalidInput();
   }
 
   /**
@@ -39,8 +53,7 @@ public final class CascadeCommand implements Runnable {
   public static CommandLine newCommandLine() {
     CommandLine commandLine = new CommandLine(new CascadeCommand());
     commandLine.setExecutionExceptionHandler(new FailureHandler());
-    commandLine.setParameterExceptionHandler(
-        new UnknownOptionFirst(commandLine.getParameterExceptionHandler()));
+    commandLine.setParameterExceptionHandler(new UnknownOptionFirst(new OneLineUsageError()));
     exitOnInvalidInputAsInvalid(commandLine);
     return commandLine;
   }

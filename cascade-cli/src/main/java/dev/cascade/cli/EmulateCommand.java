@@ -6,6 +6,7 @@ import dev.cascade.agent.emulator.Emulation;
 import dev.cascade.agent.emulator.Emulator;
 import dev.cascade.agent.emulator.EmulatorOptions;
 import dev.cascade.agent.emulator.Pacer;
+import dev.cascade.core.SimCommands;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,7 +71,12 @@ final class EmulateCommand implements Callable<Integer> {
   @Option(
       names = "--speed",
       paramLabel = "X",
-      description = "Simulated cycles per wall second; 0 = as fast as possible (50000).")
+      description =
+          "Simulated cycles per wall second; 0 = as fast as possible (default"
+              + " $CASCADE_EMULATE_SPEED, else 50000 by hand; the sims serve and run start get"
+              + " --speed $CASCADE_EMULATE_SPEED, else "
+              + SimCommands.DEMO_SPEED
+              + ").")
   String speed;
 
   @Option(
@@ -103,7 +109,7 @@ final class EmulateCommand implements Callable<Integer> {
       fallbackValue = "on",
       paramLabel = "on|off",
       description =
-          "Give each replica and kernel up to 1% more or fewer cycles, to show spreads"
+          "Give each replica and kernel up to 1%% more or fewer cycles, to show spreads"
               + " (default off, or $CASCADE_EMULATE_JITTER): without it replicas agree exactly,"
               + " as Accel-Sim's do.")
   String jitter;

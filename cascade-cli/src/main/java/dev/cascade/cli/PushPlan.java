@@ -24,7 +24,8 @@ import java.util.Locale;
  * ({@code kernelslist.g} or {@code kernelslist} at its top), whose files go under {@code traces/}.
  * Hidden files are left out. Kernel files come first, then the kernels lists, and {@code
  * metadata.json} last, because its arrival is what tells Cascade the upload is complete; a folder
- * without one gets {@code {"status": "complete"}}.
+ * without one gets {@link GeneratedMetadata}'s, as {@code cascade run} gives it: complete, with the
+ * architecture its kernels' binary version names.
  *
  * @param files every file to upload, in upload order
  * @param generatedMetadata true when {@code metadata.json} was made up here
@@ -33,7 +34,6 @@ import java.util.Locale;
 record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
 
   static final String METADATA = "metadata.json";
-  static final String GENERATED_METADATA = "{\"status\": \"complete\"}\n";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -106,7 +106,9 @@ record PushPlan(List<Entry> files, boolean generatedMetadata, boolean bare) {
     if (hasMetadata) {
       files.add(new Entry(METADATA, metadata, null, Files.size(metadata)));
     } else {
-      byte[] content = GENERATED_METADATA.getBytes(StandardCharsets.UTF_8);
+      byte[] content =
+          GeneratedMetadata.forTraces(bare ? folder : folder.resolve("traces"))
+              .getBytes(StandardCharsets.UTF_8);
       files.add(new Entry(METADATA, null, content, content.length));
     }
     return new PushPlan(files, !hasMetadata, bare);

@@ -9,6 +9,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunState;
@@ -17,6 +18,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.json.CorrelationJson;
 import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -28,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,7 +50,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a trace on GPU configs here and now, show progress, and print the comparison.",
       "TRACE is a trace id in the data dir, or a folder holding a trace (metadata.json and"
-          + " traces/, or a bare folder with kernelslist.g)."
+          + " traces/, or a bare folder with kernelslist.g).",
+      "Without Accel-Sim ($CASCADE_ACCELSIM_DIR) each sim runs Cascade's emulator at "
+          + SimCommands.DEMO_SPEED
+          + " simulated cycles per second ($CASCADE_EMULATE_SPEED), so a demo sim takes about 15 s"
+          + " and its progress shows. For many sims, CASCADE_EMULATE_SPEED=0 runs them as fast"
+          + " as they can."
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -55,6 +64,9 @@ final class RunCommand implements Callable<Integer> {
 
   /** Told before the progress lines; see {@link #cancelOnInterrupt}. */
   static final String INTERRUPT_NOTE = "Ctrl-C cancels the run and stops its sims";
+
+  /** The exit code of a process ended by SIGINT (128 + 2), as the shell reports Ctrl-C. */
+  private static final int INTERRUPTED = 130;
 
   @Spec CommandSpec spec;
 
@@ -153,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
                   data.resolve("s3").resolve("cascade").resolve("accelsim-traces"),
                   Path.of(request.trace))
               : request.trace;
-      return runOn(environment, data, traceId, out, progress);
+      return runOn(environment, data, temporary == null, traceId, out, progress);
     } finally {
       if (temporary != null) {
         TraceImport.deleteQuietly(temporary);
@@ -164,6 +176,7 @@ final class RunCommand implements Callable<Integer> {
   private int runOn(
       Map<String, String> environment,
       Path data,
+      boolean dataKept,
       String traceId,
       PrintWriter out,
       PrintWriter progress)
@@ -183,7 +196,8 @@ final class RunCommand implements Callable<Integer> {
       CascadeServer server = cascade.server().orElseThrow();
       Trace ready = awaitReady(cascade, traceId, progress);
       Run run = cascade.runs().create(ready.id(), request.runEntries(), request.options());
-      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress);
+      AtomicBoolean interrupted = new AtomicBoolean();
+      Thread cancelOnExit = cancelOnInterrupt(cascade, run.id(), progress, interrupted);
       Runtime.getRuntime().addShutdownHook(cancelOnExit);
       try {
         progress.println(
@@ -200,11 +214,19 @@ final class RunCommand implements Callable<Integer> {
         boolean interactive = !plain && !json && RunWatcher.isTerminal();
         RunWatcher watcher = new RunWatcher(client, run.id(), progress, interactive);
         watcher.interruptNote = INTERRUPT_NOTE;
+        watcher.suggestResults = dataKept;
+        watcher.endedByCaller = interrupted::get;
         watcher.watch();
+        if (interrupted.get()) {
+          cancelOnExit.join(); // it cancels on this Cascade and says so: keep it open until then
+          return INTERRUPTED;
+        }
         Run finished = cascade.runs().await(run.id(), Duration.ofMinutes(1));
         JsonNode results = Printed.tree(results(client, finished, progress));
         if (json) {
-          out.println(Formats.json(document(finished, ready, results)));
+          ObjectNode document = document(finished, ready, results);
+          document.set("hardware", hardware(() -> client.results().correlate(run.id())));
+          out.println(Formats.json(document));
         } else {
           out.println();
           RunsResultsCommand.print(out, results);
@@ -286,9 +308,11 @@ final class RunCommand implements Callable<Integer> {
    * could take their results; a run to leave and come back to is {@code runs create} on {@code
    * serve}.
    */
-  private static Thread cancelOnInterrupt(Cascade cascade, String runId, PrintWriter progress) {
+  private static Thread cancelOnInterrupt(
+      Cascade cascade, String runId, PrintWriter progress, AtomicBoolean interrupted) {
     return new Thread(
         () -> {
+          interrupted.set(true); // before the cancel, so the watcher sees it when the sims end
           try {
             Run run = cascade.runs().cancel(runId);
             progress.println();
@@ -324,6 +348,26 @@ final class RunCommand implements Callable<Integer> {
     }
     document.set("configs", results.path("configs"));
     return document;
+  }
+
+  /**
+   * The figures the text output prints under "Against the hardware", as {@code GET
+   * /api/runs/{id}/correlation} answers them; null when the trace carries no hardware numbers, and
+   * {@code {"error": ...}} when its CSV cannot be read (the results still stand).
+   */
+  static JsonNode hardware(Supplier<HardwareCorrelation> correlate) {
+    HardwareCorrelation correlation;
+    try {
+      correlation = correlate.get();
+    } catch (CascadeException e) {
+      return JsonNodeFactory.instance.objectNode().put("error", e.getMessage());
+    }
+    if (correlation.source() == null) {
+      return JsonNodeFactory.instance.nullNode();
+    }
+    ObjectNode hardware = (ObjectNode) Printed.tree(CorrelationJson.write(null, correlation));
+    hardware.remove("run_id"); // the document's own
+    return hardware;
   }
 
   private static void printFailures(PrintWriter out, Run run) {

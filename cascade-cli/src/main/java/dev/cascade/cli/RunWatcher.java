@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Follows a run until every sim has finished, showing one line per sim: a progress bar of kernels
@@ -57,6 +58,18 @@ final class RunWatcher {
    * goes on ({@code cascade run} says its own).
    */
   String interruptNote;
+
+  /**
+   * Whether the last line points to {@code cascade runs results}: false where no server will have
+   * the run ({@code cascade run} in a temporary data dir, which prints the results itself).
+   */
+  boolean suggestResults = true;
+
+  /**
+   * True once whoever runs this watcher ended the run itself ({@code cascade run} on Ctrl-C) and
+   * says so: the sims' last lines still print, the run's summary does not, so it is said once.
+   */
+  BooleanSupplier endedByCaller = () -> false;
 
   private String traceId;
 
@@ -234,6 +247,10 @@ final class RunWatcher {
         }
       }
     }
+    if (endedByCaller.getAsBoolean()) {
+      out.flush();
+      return 1;
+    }
     Map<String, Integer> byState = new LinkedHashMap<>();
     for (WatchedSim sim : sims.values()) {
       byState.merge(sim.state, 1, Integer::sum);
@@ -254,7 +271,7 @@ final class RunWatcher {
         }
       }
     }
-    if (byState.getOrDefault("succeeded", 0) > 0) {
+    if (suggestResults && byState.getOrDefault("succeeded", 0) > 0) {
       out.println("Compare the configs with: cascade runs results " + runId);
     }
     out.flush();

@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,15 +29,15 @@ import picocli.CommandLine.Spec;
       RunsResultsCommand.class,
       RunsCompareCommand.class,
     })
-final class RunsCommand implements Runnable {
+final class RunsCommand implements Callable<Integer> {
 
   private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_-]{1,100}");
 
   @Spec CommandSpec spec;
 
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() {
+    return CascadeCommand.missingSubcommand(spec);
   }
 
   /**

@@ -4,7 +4,6 @@ import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.accelsim.stats.StatsCsv;
 import dev.cascade.accelsim.stats.StatsJson;
 import dev.cascade.accelsim.stats.StatsWriter;
-import dev.cascade.core.ErrorCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -101,7 +100,7 @@ final class StatsCommand implements Callable<Integer> {
       String problem = parse(file, writer);
       if (problem != null) {
         err.println("cascade stats: cannot read '" + file + "': " + problem);
-        exitCode = ErrorCode.NOT_FOUND.exitCode(); // a failure: what cannot be found or read
+        exitCode = 1; // a failure to read one file, the others printed: not a usage error
       }
       if (!format.json && outputBroken(out)) {
         throw new IOException(CANNOT_WRITE);

@@ -5,10 +5,15 @@ import dev.cascade.accelsim.stats.KernelStats;
 import dev.cascade.accelsim.stats.LogBuilds;
 import dev.cascade.accelsim.stats.LogOutcome;
 import dev.cascade.accelsim.stats.StatsWriter;
+import dev.cascade.core.KernelNames;
 import java.io.PrintWriter;
 import java.util.Locale;
 
-/** {@code cascade stats} without {@code --json} or {@code --csv}: a readable table per file. */
+/**
+ * {@code cascade stats} without {@code --json} or {@code --csv}: a readable table per file, kernel
+ * names demangled as the results show them ({@link KernelNames}); the JSON and CSV keep the names
+ * the log has.
+ */
 final class StatsTable implements StatsWriter {
   private static final String ROW = "%8s %8s %14s %14s %10s  %s%n";
 
@@ -20,8 +25,15 @@ final class StatsTable implements StatsWriter {
   private long cycles;
   private long instructions;
 
+  private final KernelNames names;
+
   StatsTable(PrintWriter out) {
+    this(out, KernelNames.system());
+  }
+
+  StatsTable(PrintWriter out, KernelNames names) {
     this.out = out;
+    this.names = names;
   }
 
   @Override
@@ -68,7 +80,7 @@ final class StatsTable implements StatsWriter {
         kernel.cycles(),
         kernel.instructions(),
         ipc(kernel.ipc()),
-        kernel.name());
+        names.readable(kernel.name()));
   }
 
   @Override

@@ -1,16 +1,12 @@
 package dev.cascade.cli;
 
-import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceLayout;
-import dev.cascade.accelsim.trace.TraceReader;
 import dev.cascade.core.Trace;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
-import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -66,10 +62,12 @@ final class TraceImport {
         linkFiles(folder.resolve("traces"), staging.resolve("traces"));
         Path given = folder.resolve("metadata.json");
         metadata =
-            Files.exists(given) ? Files.readString(given) : metadata(folder.resolve("traces"));
+            Files.exists(given)
+                ? Files.readString(given)
+                : GeneratedMetadata.forTraces(folder.resolve("traces"));
       } else if (TraceLayout.holdsKernelsList(folder)) {
         linkFiles(folder, staging.resolve("traces"));
-        metadata = metadata(folder);
+        metadata = GeneratedMetadata.forTraces(folder);
       } else {
         throw new IOException(
             folder
@@ -103,30 +101,6 @@ final class TraceImport {
       id = id.substring(0, 200);
     }
     return Trace.isValidId(id) ? id : "trace";
-  }
-
-  /**
-   * Metadata for a bare folder: complete, with the architecture of the first kernel's binary
-   * version ({@code -binary version = 80} gives {@code sm_80}), else Cascade's default.
-   */
-  private static String metadata(Path tracesFolder) {
-    String arch = Trace.DEFAULT_GPU_ARCH;
-    try {
-      Path list = tracesFolder.resolve("kernelslist.g");
-      if (Files.exists(list)) {
-        List<KernelsList.Kernel> kernels = KernelsList.read(list).kernels();
-        if (!kernels.isEmpty()) {
-          int version = TraceReader.readHeader(kernels.getFirst().file()).binaryVersion();
-          if (version > 0) {
-            arch = "sm_" + version;
-          }
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // The trace store will say what is wrong with the trace; the default arch does here.
-    }
-    return String.format(
-        Locale.ROOT, "{\"status\": \"complete\", \"trace_gpu_arch\": \"%s\"}%n", arch);
   }
 
   private static void linkFiles(Path from, Path to) throws IOException {

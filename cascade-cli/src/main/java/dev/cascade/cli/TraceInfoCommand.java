@@ -5,6 +5,7 @@ import dev.cascade.accelsim.trace.KernelHeader;
 import dev.cascade.accelsim.trace.KernelInfo;
 import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceInfo;
+import dev.cascade.core.KernelNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Spec;
     })
 final class TraceInfoCommand implements Callable<Integer> {
 
-  private static final int NAME_WIDTH = 48;
+  /** As wide as {@link KernelNames} makes a readable name, so none is cut twice. */
+  private static final int NAME_WIDTH = 64;
 
   @Spec CommandSpec spec;
 
@@ -102,6 +104,8 @@ final class TraceInfoCommand implements Callable<Integer> {
       headings.add("warp_insns");
     }
     List<List<String>> rows = new ArrayList<>();
+    Map<String, String> readable =
+        KernelNames.system().readable(info.kernels().stream().map(k -> k.header().name()).toList());
     for (KernelInfo kernel : info.kernels()) {
       KernelHeader header = kernel.header();
       List<String> row =
@@ -109,7 +113,7 @@ final class TraceInfoCommand implements Callable<Integer> {
               List.of(
                   String.valueOf(kernel.index()),
                   String.valueOf(header.id()),
-                  shorten(header.name()),
+                  shorten(readable.get(header.name())),
                   header.grid().toString(),
                   header.block().toString(),
                   String.valueOf(header.threadBlocks()),

@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -13,12 +14,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Traces on a running Cascade server: upload one with push.",
     subcommands = {TracesPushCommand.class, TracesListCommand.class, TracesShowCommand.class})
-final class TracesCommand implements Runnable {
+final class TracesCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() {
+    return CascadeCommand.missingSubcommand(spec);
   }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -200,7 +201,7 @@ final class TracesPushCommand implements Callable<Integer> {
     if (plan.generatedMetadata()) {
       out.println(
           "  (no metadata.json in the folder: uploading "
-              + PushPlan.GENERATED_METADATA.strip()
+              + new String(plan.files().getLast().content(), StandardCharsets.UTF_8).strip()
               + ")");
     }
     out.flush();

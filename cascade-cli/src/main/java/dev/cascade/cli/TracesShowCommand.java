@@ -1,5 +1,6 @@
 package dev.cascade.cli;
 
+import dev.cascade.core.KernelNames;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +53,7 @@ final class TracesShowCommand implements Callable<Integer> {
         });
   }
 
-  private static void print(PrintWriter out, Trace trace, Instant now) {
+  static void print(PrintWriter out, Trace trace, Instant now) {
     String state = trace.state().wireName();
     List<String> stateNotes = new ArrayList<>();
     if (trace.runnable()) {
@@ -85,10 +87,12 @@ final class TracesShowCommand implements Callable<Integer> {
     }
     TextTable table =
         new TextTable(">#", "NAME", "GRID", "BLOCK", ">WARP INSN (TRACE)", "FILE").indent("  ");
+    Map<String, String> readable =
+        KernelNames.system().readable(trace.kernels().stream().map(TraceKernel::name).toList());
     for (TraceKernel kernel : trace.kernels()) {
       table.row(
           kernel.index(),
-          kernel.name(),
+          readable.get(kernel.name()),
           kernel.grid(),
           kernel.block(),
           kernel.instructions(),

@@ -13,7 +13,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * Says "Unknown option" before "Missing required parameter": in {@code cascade run demo
  * --frobnicate} the unknown option is the mistake, and the missing CONFIG:COUNT only follows from
- * it. Everything else goes to picocli's own handler (message, usage, exit 2).
+ * it. Every error then goes to the handler it wraps ({@link OneLineUsageError}).
  */
 final class UnknownOptionFirst implements IParameterExceptionHandler {
 

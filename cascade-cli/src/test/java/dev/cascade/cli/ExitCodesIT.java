@@ -54,7 +54,33 @@ final class ExitCodesIT {
   }
 
   @Test
-  void unknownRun_exitsOne_withTheApisMessage() {
+  void unknownTrace_exitsTwoAsAnUnknownConfigDoes_namingTheCommandThatListsTraces() {
+    Result result = cascade.run("runs", "create", "nope", "SM90_H100:1");
+
+    assertThat(result.exit()).as(result.err()).isEqualTo(2);
+    assertThat(result.err())
+        .startsWith("cascade: there is no trace \"nope\"")
+        .contains("cascade traces list");
+  }
+
+  @Test
+  void mistypedConfig_saysWhichOneWasMeantInsteadOfListingThemAll() {
+    for (String typed : List.of("sm90_h100", "SM90_H1000")) {
+      Result result = cascade.run("runs", "create", "demo", typed + ":1");
+
+      assertThat(result.exit()).as(result.err()).isEqualTo(2);
+      assertThat(result.err())
+          .as(typed)
+          .contains("there is no GPU config \"" + typed + "\"")
+          .contains("did you mean \"SM90_H100\"?")
+          .doesNotContain("known:");
+    }
+    Result far = cascade.run("runs", "create", "demo", "XYZ:1");
+    assertThat(far.err()).contains("known: ").contains("SM90_H100");
+  }
+
+  @Test
+  void unknownRun_exitsTwo_withTheApisMessage() {
     String id = "r_01JD3N8X5S2Q7W4K9M6T1V0BZC";
     CascadeException api =
         catchThrowableOfType(CascadeException.class, () -> cascade.engine.runs().get(id));
@@ -62,7 +88,7 @@ final class ExitCodesIT {
     Result result = cascade.run("runs", "show", id);
 
     assertThat(api.code()).isEqualTo(ErrorCode.NOT_FOUND);
-    assertThat(result.exit()).isEqualTo(ErrorCode.NOT_FOUND.exitCode()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(ErrorCode.NOT_FOUND.exitCode()).isEqualTo(2);
     assertThat(result.err()).isEqualTo("cascade: " + FailureHandler.message(api) + NL).contains(id);
   }
 }

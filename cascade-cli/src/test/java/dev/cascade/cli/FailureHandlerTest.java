@@ -58,13 +58,13 @@ final class FailureHandlerTest {
   }
 
   @Test
-  void notFound_exitsOne_withTheMessage() {
+  void notFound_exitsTwo_withTheMessage() {
     int exit =
         runFailing(
             new CascadeException(
                 ErrorCode.NOT_FOUND, "there is no run \"r_1\"; list runs to see the ids"));
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2); // what the user named does not exist: usage, as a bad value
     assertThat(err.toString())
         .isEqualTo("cascade: there is no run \"r_1\"; list runs to see the ids" + NL);
   }

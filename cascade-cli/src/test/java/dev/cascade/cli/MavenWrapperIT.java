@@ -62,6 +62,31 @@ final class MavenWrapperIT {
   }
 
   @Test
+  void systemMvn_onJava17_saysToRunMvnwWhichFindsAJdk() throws Exception {
+    assumeJava17();
+    Path mvn = Path.of("/usr/bin/mvn");
+    Assumptions.assumeTrue(Files.isExecutable(mvn), "needs a system Maven at " + mvn);
+    List<String> command = List.of(mvn.toString(), "-o", "-B", "-N", "validate");
+    ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+    builder.environment().clear();
+    builder.environment().put("HOME", System.getProperty("user.home"));
+    builder.environment().put("PATH", JAVA_17.resolve("bin") + ":/usr/bin:/bin");
+    builder.environment().put("JAVA_HOME", JAVA_17.toString());
+    builder.redirectErrorStream(true);
+    Process process = builder.start();
+    String output;
+    try {
+      output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      process.destroyForcibly();
+    }
+
+    assertThat(process.exitValue()).as(output).isEqualTo(1);
+    assertThat(output).contains("Cascade builds with JDK 21 or newer. Run ./mvnw instead of mvn");
+  }
+
+  @Test
   void mvnw_onAJdkThatWarnsAboutUnsafe_printsNoJvmWarnings() throws Exception {
     String home = System.getProperty("java.home");
     Assumptions.assumeTrue(

@@ -89,8 +89,20 @@ final class RunCommandIT {
   }
 
   @Test
-  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
-      throws Exception {
+  void run_aTraceFolderAsJson_pointsToNoServerThatWillNotHaveTheRun() throws Exception {
+    Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
+    Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
+
+    int exit = run(gemm.toString(), "SM80_A100:1", "--json"); // a temporary data dir
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("succeeded").doesNotContain("cascade runs results");
+    assertThat(new ObjectMapper().readTree(out.toString()).get("state").asText())
+        .isEqualTo("succeeded");
+  }
+
+  /** The real A100 gemm trace as a bare folder with an Nsight Compute CSV in hardware/. */
+  private Path gemmFolderWithAnNcuCsv() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
     Assumptions.assumeTrue(Files.isDirectory(gemm), "fixtures not present");
     Path folder = Files.createDirectories(dataDir.resolve("upload/gemm"));
@@ -123,6 +135,80 @@ final class RunCommandIT {
     Files.createDirectories(folder.resolve("hardware"));
     Files.writeString(folder.resolve("hardware/ncu.csv"), ncu);
 
+    return folder;
+  }
+
+  @Test
+  void run_aTraceFolderWithAnNcuCsvAsJson_carriesTheHardwareCorrelationTheTextPrints()
+      throws Exception {
+    Path folder = gemmFolderWithAnNcuCsv();
+
+    int exit =
+        run(
+            folder.toString(),
+            "SM80_A100:2",
+            "--data-dir",
+            dataDir.resolve("data").toString(),
+            "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode hardware = new ObjectMapper().readTree(out.toString()).path("hardware");
+    assertThat(hardware.path("source").asText()).as(out::toString).isEqualTo("hardware/ncu.csv");
+    assertThat(hardware.path("measured_kernels").asInt()).isEqualTo(8);
+    assertThat(hardware.path("trace_arch").asText()).isEqualTo("sm_80");
+    JsonNode config = hardware.path("configs").path(0);
+    assertThat(config.path("gpu_config").asText()).isEqualTo("SM80_A100");
+    assertThat(config.path("cycles").path("mean_abs_error_pct").isNumber())
+        .as(config::toString)
+        .isTrue();
+    assertThat(config.path("kernels")).hasSize(8);
+  }
+
+  @Test
+  void run_withoutASpeed_saysTheEmulatorsPaceAsGettingStartedShowsIt() throws Exception {
+    RunCommand command = new RunCommand();
+    command.environment = Map.of(); // the pace a new user gets
+    CommandLine commandLine = new CommandLine(command);
+    commandLine.setOut(new PrintWriter(out));
+    commandLine.setErr(new PrintWriter(err));
+
+    int exit =
+        commandLine.execute(
+            "demo", "SM90_H100:1", "--kernels", "1", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    String first =
+        out.toString()
+            .lines()
+            .filter(line -> line.startsWith("Running trace"))
+            .findFirst()
+            .orElseThrow();
+    String with = first.substring(first.indexOf(" with ") + 1);
+    assertThat(with)
+        .startsWith("with the emulator at " + dev.cascade.core.SimCommands.DEMO_SPEED + " ")
+        .contains("CASCADE_EMULATE_SPEED=0");
+    String gettingStarted =
+        Files.readString(Path.of("").toAbsolutePath().resolveSibling("docs/getting-started.md"));
+    assertThat(gettingStarted)
+        .contains(
+            "Running trace demo (5 kernels) on [SM90_H100 x2," + " SM90_H200 x1] " + with + "\n");
+  }
+
+  @Test
+  void run_demoAsJson_saysItHasNoHardwareNumbers() throws Exception {
+    int exit = run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode document = new ObjectMapper().readTree(out.toString());
+    assertThat(document.has("hardware")).as(out::toString).isTrue();
+    assertThat(document.get("hardware").isNull()).as(out::toString).isTrue();
+  }
+
+  @Test
+  void run_aTraceFolderWithAnNcuCsv_printsSpeedupsReadableNamesAndTheHardwareComparison()
+      throws Exception {
+    Path folder = gemmFolderWithAnNcuCsv();
+
     int exit =
         run(
             folder.toString(),
@@ -150,7 +236,7 @@ final class RunCommandIT {
   void run_anUnknownTrace_failsNamingIt() {
     int exit = run("nope", "SM90_H100:1", "--data-dir", dataDir.toString());
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2); // NOT_FOUND of what the user named: usage, as a bad config
     assertThat(err.toString()).startsWith("cascade: ").contains("no trace \"nope\"");
   }
 
@@ -223,15 +309,16 @@ final class RunCommandIT {
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
-        .startsWith("Unknown option: '--frobnicate'")
-        .doesNotContain("Missing required parameter");
+        .startsWith("cascade run: Unknown option: '--frobnicate'")
+        .doesNotContain("Missing required parameter")
+        .doesNotContain("Usage:");
   }
 
   @Test
   void run_aPathThatIsNoFolder_saysTheFolderDoesNotExist() {
     int exit = run("/tmp/does-not-exist-" + dataDir.getFileName(), "SM90_H100:1");
 
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
         .contains("there is no folder \"/tmp/does-not-exist-")
         .doesNotContain("no trace \"");
@@ -284,6 +371,15 @@ final class RunCommandIT {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(traces.statusCode()).isEqualTo(200);
       assertThat(traces.body()).contains("\"demo\"").contains("\"sample-llama-mlp\"");
+      // getting-started shows `cascade traces list` on a new data dir: the sizes are these.
+      String gettingStarted =
+          Files.readString(Path.of("").toAbsolutePath().resolveSibling("docs/getting-started.md"));
+      for (JsonNode trace : new ObjectMapper().readTree(traces.body()).path("traces")) {
+        String size = Formats.size(trace.path("size_bytes").asLong());
+        assertThat(gettingStarted)
+            .as(trace.path("id").asText() + " is " + size)
+            .containsPattern("\n" + trace.path("id").asText() + " +ready .* " + size + "  ");
+      }
       assertThat(out.toString())
           .contains("Cascade is running: open http://127.0.0.1:")
           .contains("slots      3 sims at once");

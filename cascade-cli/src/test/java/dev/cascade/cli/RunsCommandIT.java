@@ -142,7 +142,7 @@ final class RunsCommandIT {
   void create_unknownTrace_namesTraceId() {
     Result result = cascade.run("runs", "create", "nope", "SM90_H100:1");
 
-    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).startsWith("cascade: there is no trace \"nope\"");
   }
 
@@ -286,7 +286,7 @@ final class RunsCommandIT {
   void show_unknownRun_failsWithTheServersMessage() {
     Result result = cascade.run("runs", "show", "r_01JD3N8X5S2Q7W4K9M6T1V0BZC");
 
-    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).startsWith("cascade: ").contains("r_01JD3N8X5S2Q7W4K9M6T1V0BZC");
   }
 

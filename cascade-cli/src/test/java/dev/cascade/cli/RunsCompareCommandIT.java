@@ -100,7 +100,7 @@ final class RunsCompareCommandIT {
     assertThat(one.err()).contains("RUN");
 
     Result unknown = cascade.run("runs", "compare", before, "r_nope");
-    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.exit()).isEqualTo(2); // a run that does not exist: usage, as a bad value
     assertThat(unknown.err()).contains("run \"r_nope\" in runs does not exist");
 
     Result twice = cascade.run("runs", "compare", before, before);

@@ -44,10 +44,13 @@ final class TraceInfoCommandTest {
         .contains("size on disk  14.8 KiB\n")
         .doesNotContain("instructions");
     assertThat(out.toString().lines().filter(line -> line.contains("(256,1,1)"))).hasSize(2);
+    String name =
+        dev.cascade.core.KernelNames.system().canDemangle()
+            ? "\\(anonymous namespace\\)::distribution_elemen…grid_stride_kernel<…>"
+            : "_ZN2at6native54_GLOBAL__N__0d993ca2_21_DistributionNormal\\S*";
     assertThat(out.toString())
         .containsPattern(
-            "\n  1   1  _ZN2at6native54_GLOBAL__N__0d993ca2_21_Distri\\.\\.\\.  \\(1,1,1\\)"
-                + "  \\(256,1,1\\) +1  +80  +38  +0  3\\.6 KiB\n");
+            "\n  1   1  " + name + " +\\(1,1,1\\)  \\(256,1,1\\) +1  +80  +38  +0  3\\.6 KiB\n");
   }
 
   @Test
@@ -118,6 +121,20 @@ final class TraceInfoCommandTest {
     assertThat(kernel.get("header").get("shmem_base_addr").asText())
         .isEqualTo("0x00007f36e0000000");
     assertThat(kernel.get("name").asText()).startsWith("_ZN10flashinfer");
+  }
+
+  @Test
+  void table_demanglesKernelNamesAsTheResultsDo() throws IOException {
+    Assumptions.assumeTrue(
+        dev.cascade.core.KernelNames.system().canDemangle(), "needs binutils' c++filt on PATH");
+    Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg\n");
+    Files.writeString(
+        dir.resolve("kernel-1.traceg"),
+        "-kernel name = _Z6reducePfi\n-kernel id = 1\n-grid dim = (2,1,1)\n"
+            + "-block dim = (64,1,1)\n\n#traces\n");
+
+    assertThat(run("trace-info", dir.toString())).isZero();
+    assertThat(out.toString()).contains("  reduce(float*, int)  ").doesNotContain("_Z6");
   }
 
   @Test

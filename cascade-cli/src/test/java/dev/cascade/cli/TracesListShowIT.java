@@ -104,7 +104,7 @@ final class TracesListShowIT {
   void show_unknownTrace_failsWithTheServersMessage() {
     Result result = cascade.run("traces", "show", "nope");
 
-    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err()).startsWith("cascade: ").contains("\"nope\"").doesNotContain("\tat ");
     assertThat(result.out()).isEmpty();
   }

@@ -135,8 +135,13 @@ final class TracesPushCommandIT {
 
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("no metadata.json in the folder")
+        .contains(
+            "no metadata.json in the folder: uploading {\"status\": \"complete\","
+                + " \"trace_gpu_arch\": \"sm_80\"}")
         .contains("Trace flashinfer-gemm is ready: 8 kernels");
+    // As cascade run labels the same folder: its kernels say -binary version = 80, an A100's.
+    assertThat(cascade.traces().find("flashinfer-gemm").orElseThrow().traceGpuArch())
+        .isEqualTo("sm_80");
     assertThat(cascade.traces().folderOf("flashinfer-gemm").resolve("traces/kernel-8.traceg.xz"))
         .exists();
   }

@@ -16,6 +16,8 @@ import picocli.CommandLine;
 
 final class TracesPushCommandTest {
 
+  private static final String NL = System.lineSeparator();
+
   @TempDir Path dir;
 
   private final StringWriter out = new StringWriter();
@@ -82,9 +84,25 @@ final class TracesPushCommandTest {
             "traces/kernelslist.g",
             "metadata.json");
     assertThat(plan.generatedMetadata()).isTrue();
+    String metadata = new String(plan.files().getLast().content(), StandardCharsets.UTF_8);
+    assertThat(metadata) // no version to read in "x": Cascade's default, as cascade run says
+        .isEqualTo("{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_90\"}" + NL);
+    assertThat(plan.totalBytes()).isEqualTo(19 + 1 + 1 + metadata.length());
+  }
+
+  @Test
+  void plan_ofABareA100Folder_labelsItSm80AsRunDoes() throws IOException {
+    Files.writeString(dir.resolve("kernelslist.g"), "kernel-1.traceg\n");
+    Files.writeString(
+        dir.resolve("kernel-1.traceg"),
+        "-kernel name = _Z4axpyPf\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+            + "-binary version = 80\n\n#traces\n");
+
+    PushPlan plan = PushPlan.of(dir);
+
     assertThat(new String(plan.files().getLast().content(), StandardCharsets.UTF_8))
-        .isEqualTo("{\"status\": \"complete\"}\n");
-    assertThat(plan.totalBytes()).isEqualTo(19 + 1 + 1 + 23);
+        .isEqualTo("{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_80\"}" + NL)
+        .isEqualTo(GeneratedMetadata.forTraces(dir));
   }
 
   @Test
@@ -199,11 +217,11 @@ final class TracesPushCommandTest {
   }
 
   @Test
-  void traces_withoutASubcommand_showsPush() {
+  void traces_withoutASubcommand_showsPushAsAUsageError() {
     int exit = run(Map.of(), "traces");
 
-    assertThat(exit).isZero();
-    assertThat(out.toString()).contains("push");
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains("push");
   }
 
   @Test

@@ -27,8 +27,11 @@ public final class SimCommands {
   public static final String ACCELSIM_LIBRARIES = "gpu-simulator/gpgpu-sim/lib";
 
   /**
-   * Emulated cycles per second when {@code CASCADE_EMULATE_SPEED} is unset: a demo run (about
-   * 54,000 cycles) is ~15 s.
+   * Emulated cycles per second of the sims Cascade starts ({@code serve}, {@code run}, an embedded
+   * {@code Cascade}) when {@code CASCADE_EMULATE_SPEED} is unset: a demo sim (about 54,000 cycles)
+   * takes ~15 s, so its progress shows. {@code cascade emulate} run by hand has its own default
+   * ({@code EmulatorOptions.DEFAULT_SPEED}). The docs and the {@code --help} of {@code run} and
+   * {@code emulate} say this number; {@code CASCADE_EMULATE_SPEED=0} runs sims as fast as they can.
    */
   public static final String DEMO_SPEED = "4000";
 

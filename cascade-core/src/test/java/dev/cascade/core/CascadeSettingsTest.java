@@ -318,11 +318,15 @@ final class CascadeSettingsTest {
     assertThat(unset.command()).endsWith("--emulate", "--speed", SimCommands.DEMO_SPEED);
     assertThat(unset.description())
         .isEqualTo(
-            "the emulator (set CASCADE_ACCELSIM_DIR to a built Accel-Sim to run the real one)");
+            "the emulator at "
+                + SimCommands.DEMO_SPEED
+                + " simulated cycles/s (CASCADE_EMULATE_SPEED=0 runs it as fast as it can); set"
+                + " CASCADE_ACCELSIM_DIR to a built Accel-Sim to run the real one");
     assertThat(notBuilt.command()).endsWith("--emulate", "--speed", "0");
     assertThat(notBuilt.description())
         .isEqualTo(
-            "the emulator (no gpu-simulator/bin/release/accel-sim.out under CASCADE_ACCELSIM_DIR)");
+            "the emulator as fast as it can; no gpu-simulator/bin/release/accel-sim.out under"
+                + " CASCADE_ACCELSIM_DIR");
   }
 
   @Test

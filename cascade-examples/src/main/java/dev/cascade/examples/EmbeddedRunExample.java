@@ -5,14 +5,17 @@ import dev.cascade.core.ConfigResult;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Embedding Cascade's run manager in a program: start Cascade, run the demo trace on the H100 and
@@ -24,21 +27,47 @@ import java.util.Map;
  * ./mvnw -q -pl cascade-examples exec:java -Dexec.mainClass=dev.cascade.examples.EmbeddedRunExample
  * </pre>
  *
- * <p>It uses a new temporary data dir, or the one given as the first argument. {@code docs/
- * embedding.md} walks through it.
+ * <p>It uses a new temporary data dir, deleted when it ends, or keeps its data in the folder given
+ * as the first argument. {@code docs/embedding.md} walks through it.
  */
 public final class EmbeddedRunExample {
 
   private EmbeddedRunExample() {}
 
   public static void main(String[] args) throws Exception {
-    Path dataDir =
-        args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("cascade-example-");
     Map<String, String> environment = new HashMap<>(System.getenv());
     // The demo trace is written in one go, not uploaded: no need to wait the default 10 s.
     environment.putIfAbsent("CASCADE_UPLOAD_QUIET_S", "1");
-    System.out.println("Cascade data in " + dataDir);
-    run(dataDir, environment, System.out);
+    if (args.length > 0) {
+      System.out.println("Cascade data in " + args[0]);
+      run(Path.of(args[0]), environment, System.out);
+    } else {
+      runInTemporaryDataDir(environment, System.out);
+    }
+  }
+
+  /**
+   * Runs the example in a new temporary data dir and deletes it at the end, whatever the end: a
+   * program run to see what Cascade does leaves nothing in {@code /tmp}.
+   */
+  static List<ConfigResult> runInTemporaryDataDir(Map<String, String> environment, PrintStream out)
+      throws Exception {
+    Path dataDir = Files.createTempDirectory("cascade-example-");
+    out.println(
+        "Cascade data in " + dataDir + " (deleted at the end; give a folder to keep the data)");
+    try {
+      return run(dataDir, environment, out);
+    } finally {
+      deleteTree(dataDir);
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   /**

@@ -39,4 +39,18 @@ final class EmbeddedRunExampleIT {
         .containsPattern("SM90_H200 runs the trace \\d+\\.\\d\\dx as fast as SM90_H100");
     assertThat(printed.lines()).hasSize(1 + 1 + 2 * 6 + 1);
   }
+
+  @Test
+  void runInTemporaryDataDir_leavesNothingBehind() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    List<ConfigResult> results = EmbeddedRunExample.runInTemporaryDataDir(Fast.ENVIRONMENT, out);
+
+    assertThat(results).hasSize(2);
+    String first = bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+    assertThat(first).startsWith("Cascade data in ").contains("cascade-example-");
+    Path used = Path.of(first.substring("Cascade data in ".length(), first.indexOf(" (deleted")));
+    assertThat(used).as(first).doesNotExist();
+  }
 }

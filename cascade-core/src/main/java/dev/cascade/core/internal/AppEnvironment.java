@@ -240,10 +240,19 @@ public final class AppEnvironment {
           "Accel-Sim at " + binary.get() + ", through the sim agent");
     }
     String speed = nonBlank(EMULATE_SPEED).map(String::strip).orElse(SimCommands.DEMO_SPEED);
+    // Its pace, said where a user starting a big run looks (run's first line, serve's start-up).
+    String pace =
+        speed.equals("0")
+            ? "the emulator as fast as it can"
+            : "the emulator at "
+                + speed
+                + " simulated cycles/s ("
+                + EMULATE_SPEED
+                + "=0 runs it as fast as it can)";
     String why =
         environment.containsKey(ACCELSIM_DIR)
-            ? "the emulator (no " + SimCommands.ACCELSIM_BINARY + " under " + ACCELSIM_DIR + ")"
-            : "the emulator (set " + ACCELSIM_DIR + " to a built Accel-Sim to run the real one)";
+            ? pace + "; no " + SimCommands.ACCELSIM_BINARY + " under " + ACCELSIM_DIR
+            : pace + "; set " + ACCELSIM_DIR + " to a built Accel-Sim to run the real one";
     return new SimCommands.Choice(SimCommands.emulator(speed, dataDir), why);
   }
 

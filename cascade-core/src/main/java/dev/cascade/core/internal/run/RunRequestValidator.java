@@ -44,7 +44,10 @@ public final class RunRequestValidator {
                 () ->
                     new CascadeException(
                         ErrorCode.NOT_FOUND,
-                        "there is no trace \"" + traceId + "\"; list traces to see the ids",
+                        "there is no trace \""
+                            + traceId
+                            + "\"; cascade traces list (or the web UI's Traces page) shows the"
+                            + " ids",
                         "trace_id"));
     if (trace.sample()) {
       throw new CascadeException(
@@ -93,8 +96,10 @@ public final class RunRequestValidator {
                 + entry.gpuConfig()
                 + "\" in "
                 + catalog.source()
-                + "; known: "
-                + String.join(", ", known.keySet()),
+                + NameSuggestions.closest(entry.gpuConfig(), known.keySet())
+                    .map(
+                        name -> "; did you mean \"" + name + "\"? (cascade configs lists them all)")
+                    .orElse("; known: " + String.join(", ", known.keySet())),
             field);
       }
       if (!config.usable()) {

@@ -416,7 +416,7 @@ public final class TraceEngine implements AutoCloseable {
       if (next.state() == TraceState.FAILED) {
         log.info("trace \"{}\" failed: {}", id, next.reason());
       } else {
-        log.info("trace \"{}\" is ready: {} kernels", id, next.kernelCount());
+        log.info("trace \"{}\" is ready: {}", id, TraceLifecycle.kernels(next.kernelCount()));
       }
       save(stored, next);
     } finally {

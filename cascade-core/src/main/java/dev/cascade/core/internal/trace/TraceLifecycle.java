@@ -83,6 +83,11 @@ final class TraceLifecycle {
     this.quietNanos = quietNanos;
   }
 
+  /** A kernel count for the log: "1 kernel", "5 kernels". */
+  static String kernels(int count) {
+    return count + (count == 1 ? " kernel" : " kernels");
+  }
+
   /**
    * False when there is nothing to decide yet: the trace is being processed (decided when that
    * ends), or a new folder holds only temporary upload files.

@@ -209,4 +209,10 @@ final class TraceLifecycleTest {
     assertThat(TraceLifecycle.changedWhileDown(trace, processed)).isFalse();
     assertThat(TraceLifecycle.changedWhileDown(trace, files)).as("kernelslist.g gone").isTrue();
   }
+
+  @Test
+  void kernels_isSingularForOne() {
+    assertThat(TraceLifecycle.kernels(1)).isEqualTo("1 kernel");
+    assertThat(TraceLifecycle.kernels(5)).isEqualTo("5 kernels");
+  }
 }
