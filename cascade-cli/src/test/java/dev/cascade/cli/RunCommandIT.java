@@ -72,6 +72,24 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_demo_printsTheReadmesWholeTraceTableByteForByte() throws Exception {
+    List<String> readme =
+        Files.readAllLines(Path.of("").toAbsolutePath().getParent().resolve("README.md"));
+    int from = readme.indexOf("Whole trace, per GPU config:");
+    assertThat(from).as("the README shows the demo's table").isNotNegative();
+    List<String> table = readme.subList(from, from + 4); // the heading, the header, two configs
+
+    int exit =
+        run("demo", "SM90_H100:2", "SM90_H200:1", "--data-dir", dataDir.toString(), "--plain");
+
+    assertThat(exit).as(err.toString()).isZero();
+    List<String> printed = out.toString().lines().toList();
+    int at = printed.indexOf(table.getFirst());
+    assertThat(at).as(out.toString()).isNotNegative();
+    assertThat(printed.subList(at, at + table.size())).containsExactlyElementsOf(table);
+  }
+
+  @Test
   void run_aRealTraceFolder_runsOnItsOwnArchitecture() throws Exception {
     Path gemm = FIXTURES.resolve("accelsim/real-traces/flashinfer-gemm");
     Assumptions.assumeTrue(
