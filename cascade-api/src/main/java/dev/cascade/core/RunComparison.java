@@ -11,8 +11,16 @@ import java.util.Objects;
  * @param baseline the baseline run's id
  * @param runs every run compared, the baseline first
  * @param changes per run after the baseline, in the order given
+ * @param measures the measures compared beyond cycles, IPC and simulated time, in request order
+ *     (each kernel change's {@link KernelChange#measures()}); empty unless a request asked
  */
-public record RunComparison(String baseline, List<ComparedRun> runs, List<RunChange> changes) {
+public record RunComparison(
+    String baseline, List<ComparedRun> runs, List<RunChange> changes, List<Measure> measures) {
+
+  /** A comparison of cycles, IPC and simulated time alone. */
+  public RunComparison(String baseline, List<ComparedRun> runs, List<RunChange> changes) {
+    this(baseline, runs, changes, List.of());
+  }
 
   /**
    * A run as compared.
@@ -36,6 +44,7 @@ public record RunComparison(String baseline, List<ComparedRun> runs, List<RunCha
     Objects.requireNonNull(baseline, "baseline");
     runs = List.copyOf(runs);
     changes = List.copyOf(changes);
+    measures = List.copyOf(measures);
   }
 
   /** The change of the run with this id against the baseline, null when it is not compared. */

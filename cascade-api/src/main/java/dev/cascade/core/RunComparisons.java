@@ -24,7 +24,30 @@ public final class RunComparisons {
           + " overlap; otherwise it is the same within spread. With one replica each any"
           + " difference counts: the simulator is deterministic.";
 
+  /** The measures every comparison has, each a field of {@link KernelChange}. */
+  public static final List<String> FIXED_MEASURES = List.of("cycles", "ipc", "simulated_time_us");
+
   private RunComparisons() {}
+
+  /**
+   * The measures of {@code requested} a comparison adds to the fixed three ({@link
+   * #FIXED_MEASURES}), once each in request order: any statistic, and {@code instructions}.
+   */
+  public static List<Measure> extraMeasures(List<Measure> requested) {
+    Objects.requireNonNull(requested, "requested");
+    for (Measure measure : requested) {
+      if (measure.id().equals("position")) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "measures: \"position\" is a field of every compared kernel, not a statistic",
+            "measures");
+      }
+    }
+    return requested.stream()
+        .filter(measure -> !FIXED_MEASURES.contains(measure.id()))
+        .distinct()
+        .toList();
+  }
 
   /**
    * Run ids from the text of {@code ?runs=A,B,C}: split at commas, spaces trimmed.
@@ -61,9 +84,23 @@ public final class RunComparisons {
    *     conflict} for a run with no results yet
    */
   public static RunComparison compare(Runs runs, Results results, List<String> runIds) {
+    return compare(runs, results, runIds, List.of());
+  }
+
+  /**
+   * {@link #compare(Runs, Results, List)} with, per kernel and in total, the change of each of
+   * {@code measures} beyond cycles, IPC and simulated time ({@link Measures#parseList}: any
+   * statistic the simulator printed, by its own name).
+   *
+   * @throws CascadeException as {@link #compare(Runs, Results, List)}, and {@code invalid} naming
+   *     {@code measures} when no finished kernel of a run printed a statistic asked for
+   */
+  public static RunComparison compare(
+      Runs runs, Results results, List<String> runIds, List<Measure> measures) {
     Objects.requireNonNull(runs, "runs");
     Objects.requireNonNull(results, "results");
     Objects.requireNonNull(runIds, "runIds");
+    List<Measure> extra = extraMeasures(measures);
     if (runIds.size() < 2 || runIds.size() > MAX_RUNS) {
       throw new CascadeException(
           ErrorCode.INVALID,
@@ -94,7 +131,8 @@ public final class RunComparisons {
                               + shorten(id)
                               + "\" in runs does not exist; list the runs to find its id",
                           "runs"));
-      List<ConfigResult> configs = results.compare(run.id());
+      List<ConfigResult> configs =
+          extra.isEmpty() ? results.compare(run.id()) : results.compare(run.id(), extra);
       if (configs.stream().allMatch(config -> config.kernels().isEmpty())) {
         throw new CascadeException(
             ErrorCode.CONFLICT,
@@ -110,11 +148,21 @@ public final class RunComparisons {
       found.add(run);
       compared.add(configs);
     }
-    return of(found, compared);
+    return of(found, compared, extra);
   }
 
   /** Compares {@code runs}, whose results are {@code results} (one list per run, in order). */
   public static RunComparison of(List<Run> runs, List<List<ConfigResult>> results) {
+    return of(runs, results, List.of());
+  }
+
+  /**
+   * Compares {@code runs}, whose results are {@code results} (one list per run, in order, compared
+   * on {@code measures}), with the change of each of {@code measures} beyond the fixed three.
+   */
+  public static RunComparison of(
+      List<Run> runs, List<List<ConfigResult>> results, List<Measure> measures) {
+    List<Measure> extra = extraMeasures(measures);
     if (runs.size() < 2 || runs.size() != results.size()) {
       throw new IllegalArgumentException(
           "need 2 runs or more, each with its results; got "
@@ -132,20 +180,24 @@ public final class RunComparisons {
     }
     List<RunChange> changes = new ArrayList<>();
     for (int i = 1; i < runs.size(); i++) {
-      changes.add(change(baseline, results.get(0), runs.get(i), results.get(i)));
+      changes.add(change(baseline, results.get(0), runs.get(i), results.get(i), extra));
     }
-    return new RunComparison(baseline.id(), compared, changes);
+    return new RunComparison(baseline.id(), compared, changes, extra);
   }
 
   private static RunChange change(
-      Run baseline, List<ConfigResult> baseResults, Run run, List<ConfigResult> runResults) {
+      Run baseline,
+      List<ConfigResult> baseResults,
+      Run run,
+      List<ConfigResult> runResults,
+      List<Measure> extra) {
     List<String> runNames = runResults.stream().map(ConfigResult::gpuConfig).toList();
     List<String> baseNames = baseResults.stream().map(ConfigResult::gpuConfig).toList();
     List<ConfigChange> configs = new ArrayList<>();
     for (ConfigResult base : baseResults) {
       int at = runNames.indexOf(base.gpuConfig());
       if (at >= 0) {
-        configs.add(configChange(baseline, base, run, runResults.get(at)));
+        configs.add(configChange(baseline, base, run, runResults.get(at), extra));
       }
     }
     return new RunChange(
@@ -156,7 +208,7 @@ public final class RunComparisons {
   }
 
   private static ConfigChange configChange(
-      Run baseline, ConfigResult base, Run run, ConfigResult other) {
+      Run baseline, ConfigResult base, Run run, ConfigResult other, List<Measure> extra) {
     List<KernelChange> kernels = new ArrayList<>();
     List<String> onlyBase = new ArrayList<>();
     for (int i = 0; i < base.kernels().size(); i++) {
@@ -164,7 +216,7 @@ public final class RunComparisons {
       other
           .kernel(kernel.name(), kernel.instance())
           .ifPresentOrElse(
-              match -> kernels.add(KernelChange.between(kernels.size() + 1, kernel, match)),
+              match -> kernels.add(KernelChange.between(kernels.size() + 1, kernel, match, extra)),
               () -> onlyBase.add(kernel.label()));
     }
     List<String> onlyOther =
@@ -192,7 +244,7 @@ public final class RunComparisons {
     return new ConfigChange(
         base.gpuConfig(),
         kernels,
-        KernelChange.between(0, base.total(), other.total()),
+        KernelChange.between(0, base.total(), other.total(), extra),
         inputs(base.gpuConfig(), baseline, run),
         notes);
   }

@@ -9,6 +9,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.GetStatsMeasures;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Run;
@@ -105,6 +106,16 @@ final class RunCommand implements Callable<Integer> {
   private List<Measure> measures = List.of();
 
   @Option(
+      names = "--measures-from",
+      paramLabel = "FILE",
+      description =
+          "Also compare the statistics of an Accel-Sim stats file (example_stats.yml); see"
+              + " cascade runs results --help.")
+  Path measuresFrom;
+
+  private GetStatsMeasures measureSet;
+
+  @Option(
       names = "--plain",
       description = "Print a line per change instead of redrawing progress in place.")
   boolean plain;
@@ -122,6 +133,7 @@ final class RunCommand implements Callable<Integer> {
     request.runEntries(); // a bad --time-limit, --owner or --priority is refused before anything
     request.options();
     measures = MeasureOptions.parse(spec, measureNames);
+    measureSet = MeasureOptions.readSet(spec, measuresFrom);
     // A one-shot job shows its own progress; the app's INFO lines would only clutter it.
     if (System.getProperty(LOG_LEVEL) == null) {
       System.setProperty(LOG_LEVEL, "warn");
@@ -250,10 +262,12 @@ final class RunCommand implements Callable<Integer> {
    * and the results shown without it rather than lost.
    */
   private Map<String, Object> results(CascadeClient client, Run finished, PrintWriter progress) {
-    if (!measures.isEmpty()) {
+    List<Measure> asked =
+        MeasureOptions.withSet(measures, measureSet, client.runs(), finished, progress);
+    if (!asked.isEmpty()) {
       try {
         return ResultsJson.writeResults(
-            finished, client.results().compare(finished.id(), measures), baseline, measures);
+            finished, client.results().compare(finished.id(), asked), baseline, asked);
       } catch (CascadeException e) {
         if (!"measures".equals(e.field())) {
           throw e;

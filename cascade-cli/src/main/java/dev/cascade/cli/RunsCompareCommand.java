@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.Measure;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.json.CompareJson;
 import java.io.PrintWriter;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
       "Compare runs with the first (the baseline): for each config both runs have, per kernel and"
           + " in total, the change in core-clock cycles, thread-level IPC and simulated time, with"
           + " the spread test (a change whose replica ranges overlap is the same within spread),"
-          + " and which inputs differ: trace, config content, simulator, simulator build.",
+          + " and which inputs differ: trace, config content, simulator, simulator build."
+          + " --measure adds any statistic the simulator printed.",
       "Exit code 0 when shown, 1 when a run is unknown or has no results or the server could not"
           + " be asked, 2 on a usage error."
     })
@@ -48,16 +50,27 @@ final class RunsCompareCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the API's JSON of the comparison.")
   boolean json;
 
+  @Option(
+      names = "--measure",
+      paramLabel = "NAME",
+      description =
+          "Also compare this statistic (repeatable): any the simulator printed, by its own name,"
+              + " with both runs' spreads, the difference and the spread test; NAME:change,"
+              + " NAME:sum, NAME:mean, NAME:max, NAME:last as for cascade runs results --help.")
+  List<String> measureNames = new ArrayList<>();
+
   @Override
   public Integer call() throws InterruptedException {
     List<String> runIds = new ArrayList<>();
     for (String id : ids) {
       runIds.add(RunsCommand.requireRunId(spec, id));
     }
+    List<Measure> measures = MeasureOptions.parse(spec, measureNames);
     return api.call(
         client -> {
           Map<String, Object> comparison =
-              CompareJson.write(RunComparisons.compare(client.runs(), client.results(), runIds));
+              CompareJson.write(
+                  RunComparisons.compare(client.runs(), client.results(), runIds, measures));
           return Printed.answer(
               spec, json, comparison, out -> print(out, Printed.tree(comparison)));
         });
@@ -86,6 +99,10 @@ final class RunsCompareCommand implements Callable<Integer> {
     out.println("  cycles: " + Formats.text(measures, "cycles"));
     out.println("  IPC: " + Formats.text(measures, "ipc"));
     out.println("  time: " + Formats.text(measures, "simulated_time_us"));
+    List<String> extra = extraMeasures(comparison);
+    for (String id : extra) {
+      out.println("  " + id + ": " + Formats.text(measures, id));
+    }
     for (JsonNode change : comparison.path("changes")) {
       String runId = Formats.text(change, "run_id");
       out.println();
@@ -100,12 +117,27 @@ final class RunsCompareCommand implements Callable<Integer> {
         out.println("  no config in both runs: nothing to compare");
       }
       for (JsonNode config : change.path("configs")) {
-        printConfig(out, config);
+        printConfig(out, config, extra);
       }
     }
   }
 
-  private static void printConfig(PrintWriter out, JsonNode config) {
+  /** The ids of the measures compared beyond cycles, IPC and simulated time, in order. */
+  private static List<String> extraMeasures(JsonNode comparison) {
+    List<String> ids = new ArrayList<>();
+    comparison
+        .path("measures")
+        .fieldNames()
+        .forEachRemaining(
+            id -> {
+              if (!RunComparisons.FIXED_MEASURES.contains(id)) {
+                ids.add(id);
+              }
+            });
+    return ids;
+  }
+
+  private static void printConfig(PrintWriter out, JsonNode config, List<String> extra) {
     out.println();
     JsonNode differs = config.path("differs");
     out.println(
@@ -122,8 +154,9 @@ final class RunsCompareCommand implements Callable<Integer> {
           Formats.text(input, "run"));
     }
     inputs.print(out);
-    TextTable table =
-        new TextTable(
+    List<String> columns =
+        new ArrayList<>(
+            List.of(
                 "KERNEL",
                 ">CYCLES (BASELINE)",
                 ">CYCLES (RUN)",
@@ -131,12 +164,16 @@ final class RunsCompareCommand implements Callable<Integer> {
                 ">THREAD IPC",
                 "IPC CHANGE",
                 ">SIM TIME (us)",
-                "TIME CHANGE")
-            .indent("    ");
-    for (JsonNode kernel : config.path("kernels")) {
-      addRow(table, kernelName(kernel), kernel);
+                "TIME CHANGE"));
+    for (String id : extra) {
+      columns.add(">" + id);
+      columns.add(id + " CHANGE");
     }
-    addRow(table, "total", config.path("total"));
+    TextTable table = new TextTable(columns.toArray(String[]::new)).indent("    ");
+    for (JsonNode kernel : config.path("kernels")) {
+      addRow(table, kernelName(kernel), kernel, extra);
+    }
+    addRow(table, "total", config.path("total"), extra);
     out.println();
     table.print(out);
     for (JsonNode note : config.path("notes")) {
@@ -144,19 +181,52 @@ final class RunsCompareCommand implements Callable<Integer> {
     }
   }
 
-  private static void addRow(TextTable table, String name, JsonNode row) {
+  private static void addRow(TextTable table, String name, JsonNode row, List<String> extra) {
     JsonNode cycles = row.path("cycles");
     JsonNode ipc = row.path("ipc");
     JsonNode time = row.path("simulated_time_us");
-    table.row(
-        name,
-        mean(cycles.path("baseline"), 0),
-        mean(cycles.path("run"), 0),
-        change(cycles, 0),
-        cycles.isObject() ? mean(ipc.path("baseline"), 3) + " -> " + mean(ipc.path("run"), 3) : "-",
-        change(ipc, 3),
-        time.isObject() ? mean(time.path("baseline"), 3) + " -> " + mean(time.path("run"), 3) : "-",
-        change(time, 3));
+    List<Object> cells =
+        new ArrayList<>(
+            List.of(
+                name,
+                mean(cycles.path("baseline"), 0),
+                mean(cycles.path("run"), 0),
+                change(cycles, 0),
+                cycles.isObject()
+                    ? mean(ipc.path("baseline"), 3) + " -> " + mean(ipc.path("run"), 3)
+                    : "-",
+                change(ipc, 3),
+                time.isObject()
+                    ? mean(time.path("baseline"), 3) + " -> " + mean(time.path("run"), 3)
+                    : "-",
+                change(time, 3)));
+    for (String id : extra) {
+      JsonNode measure = row.path(id);
+      int decimals = wholeNumbers(measure) ? 0 : 4;
+      cells.add(
+          measure.isObject()
+              ? mean(measure.path("baseline"), decimals)
+                  + " -> "
+                  + mean(measure.path("run"), decimals)
+              : "-");
+      cells.add(change(measure, decimals));
+    }
+    table.row(cells.toArray());
+  }
+
+  /**
+   * True when both sides' means and ranges are whole numbers (counts), printed without decimals.
+   */
+  private static boolean wholeNumbers(JsonNode change) {
+    for (String side : List.of("baseline", "run")) {
+      for (String field : List.of("mean", "min", "max")) {
+        double value = change.path(side).path(field).asDouble();
+        if (value != Math.rint(value)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static String mean(JsonNode summary, int decimals) {

@@ -1,10 +1,12 @@
 package dev.cascade.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.core.GetStatsMeasures;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Run;
 import dev.cascade.core.json.ResultsJson;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +69,16 @@ final class RunsResultsCommand implements Callable<Integer> {
       })
   List<String> measureNames = new ArrayList<>();
 
+  @Option(
+      names = "--measures-from",
+      paramLabel = "FILE",
+      description =
+          "Also compare the statistics of an Accel-Sim stats file (example_stats.yml, what"
+              + " get_stats.py -s takes): collect_aggregate as NAME:change, collect_abs as"
+              + " NAME:mean, collect_rates as NAME; one the run's kernels did not print as a number"
+              + " is dropped with a note on stderr.")
+  Path measuresFrom;
+
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   Format format = new Format();
 
@@ -104,14 +116,25 @@ final class RunsResultsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String runId = RunsCommand.requireRunId(spec, id);
-    List<Measure> measures = MeasureOptions.parse(spec, measureNames);
-    if (!measures.isEmpty() && (format.tidyCsv || format.getStats)) {
+    List<Measure> asked = MeasureOptions.parse(spec, measureNames);
+    GetStatsMeasures set = MeasureOptions.readSet(spec, measuresFrom);
+    if ((!asked.isEmpty() || set != null) && (format.tidyCsv || format.getStats)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--measure does not go with --tidy-csv or --get-stats: they have every statistic");
+          "--measure and --measures-from do not go with --tidy-csv or --get-stats: they have"
+              + " every statistic");
     }
     return api.call(
         client -> {
+          List<Measure> measures =
+              set == null
+                  ? asked
+                  : MeasureOptions.withSet(
+                      asked,
+                      set,
+                      client.runs(),
+                      client.runs().get(runId),
+                      spec.commandLine().getErr());
           if (format.csv || format.tidyCsv || format.getStats) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(

@@ -77,6 +77,56 @@ final class RunsCompareCommandIT {
   }
 
   @Test
+  void compare_withMeasure_addsAColumnPairPerStatisticAndSaysWhatItCounts() throws Exception {
+    String before = finishedRun("accelsim-commit-aaaa");
+    String after = finishedRun("accelsim-commit-bbbb");
+
+    Result result =
+        cascade.run(
+            "runs",
+            "compare",
+            before,
+            after,
+            "--measure",
+            "gpu_tot_sim_insn:change",
+            "--measure",
+            "gpu_ipc");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertThat(result.out())
+        .containsPattern("gpu_tot_sim_insn:change: the change in the simulator's running total")
+        .containsPattern("TIME CHANGE\\s+gpu_tot_sim_insn:change\\s+gpu_tot_sim_insn:change CHANGE")
+        // kernel k runs 4000 * k instructions on every build; IPC is printed as 2.0000.
+        .containsPattern(
+            "kernel_2\\s.*\\s8000 -> 8000\\s+\\+0 \\(\\+0\\.0%\\) same within spread\\s+"
+                + "2 -> 2\\s+\\+0 \\(\\+0\\.0%\\) same within spread")
+        .containsPattern("total\\s.*\\s24000 -> 24000\\s");
+
+    JsonNode json =
+        JSON.readTree(
+            cascade
+                .run("runs", "compare", before, after, "--json", "--measure", "gpu_ipc:mean")
+                .out());
+    assertThat(json.at("/changes/0/configs/0/total/gpu_ipc:mean/direction").asText())
+        .isEqualTo("same_within_spread");
+  }
+
+  @Test
+  void compare_withAMeasureNoKernelPrintedOrABadForm_exits2NamingIt() throws Exception {
+    String before = finishedRun("accelsim-commit-aaaa");
+    String after = finishedRun("accelsim-commit-bbbb");
+
+    Result unknown =
+        cascade.run("runs", "compare", before, after, "--measure", "gpu_tot_sim_ins:change");
+    assertThat(unknown.exit()).as(unknown.out()).isEqualTo(2);
+    assertThat(unknown.err()).contains("gpu_tot_sim_ins").contains("did you mean");
+
+    Result badForm = cascade.run("runs", "compare", before, after, "--measure", "gpu_ipc:median");
+    assertThat(badForm.exit()).isEqualTo(2);
+    assertThat(badForm.err()).contains("--measure").contains(":median");
+  }
+
+  @Test
   void compare_json_isTheApisShape() throws Exception {
     String before = finishedRun("accelsim-commit-aaaa");
     String after = finishedRun("accelsim-commit-bbbb");

@@ -133,6 +133,26 @@ final class RunsResultsMeasureIT {
     assertThat(refused.err()).contains("did you mean \"L2_total_cache_miss_rate\"");
   }
 
+  @Test
+  void cli_measuresFromTheExampleStatsFile_addsItsStatisticsAndNotesWhatIsDropped() {
+    Path statsFile = FIXTURES.resolve("accelsim/stats/example_stats.yml");
+    Assumptions.assumeTrue(Files.isRegularFile(statsFile), "needs " + statsFile);
+
+    Result result =
+        cascade.run("runs", "results", runId, "--json", "--measures-from", statsFile.toString());
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertThat(result.err()).contains("--measures-from: ").contains("gpgpu_simulation_time");
+    assertThat(result.out())
+        .contains("\"gpu_tot_sim_insn:change\"")
+        .contains("\"gpgpu_simulation_rate#2\"")
+        .contains("\"gpu_ipc:mean\"");
+
+    Result missing = cascade.run("runs", "results", runId, "--measures-from", "no-such.yml");
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("--measures-from: cannot read \"no-such.yml\"");
+  }
+
   private HttpResponse<String> get(String path) throws Exception {
     try (HttpClient client = HttpClient.newHttpClient()) {
       return client.send(

@@ -102,6 +102,66 @@ final class CompareApiIT {
   }
 
   @Test
+  void compare_withMeasures_givesEachStatisticsChangePerKernelAndInTotal() throws Exception {
+    Answer answer = get(runs(before + "," + after) + "&measures=gpu_tot_sim_insn:change,gpu_ipc");
+
+    assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
+    JsonNode body = answer.body();
+    assertThat(body.path("measures").fieldNames())
+        .toIterable()
+        .containsExactly(
+            "cycles", "ipc", "simulated_time_us", "gpu_tot_sim_insn:change", "gpu_ipc");
+    assertThat(body.path("measures").path("gpu_tot_sim_insn:change").asText())
+        .contains("running total \"gpu_tot_sim_insn\"");
+    JsonNode config = body.path("changes").get(0).path("configs").get(0);
+    // The test server's kernel k runs 4000 * k instructions on every build.
+    JsonNode second = config.path("kernels").get(1).path("gpu_tot_sim_insn:change");
+    assertThat(second.path("baseline").path("mean").asDouble()).isEqualTo(8000.0);
+    assertThat(second.path("run").path("mean").asDouble()).isEqualTo(8000.0);
+    assertThat(second.path("difference").asDouble()).isZero();
+    assertThat(second.path("direction").asText()).isEqualTo("same_within_spread");
+    assertThat(second.path("speedup").isNull()).isTrue();
+    JsonNode total = config.path("total").path("gpu_tot_sim_insn:change");
+    assertThat(total.path("baseline").path("mean").asDouble()).isEqualTo(24000.0);
+    assertThat(config.path("total").path("gpu_ipc").path("run").path("mean").asDouble())
+        .isEqualTo(2.0);
+  }
+
+  @Test
+  void compare_withoutMeasures_hasOnlyTheFixedThree() throws Exception {
+    JsonNode body = get(runs(before + "," + after)).body();
+
+    assertThat(body.path("measures").fieldNames())
+        .toIterable()
+        .containsExactly("cycles", "ipc", "simulated_time_us");
+    assertThat(body.at("/changes/0/configs/0/kernels/0").fieldNames())
+        .toIterable()
+        .containsExactly(
+            "position",
+            "name",
+            "readable_name",
+            "label",
+            "instance",
+            "cycles",
+            "ipc",
+            "simulated_time_us");
+  }
+
+  @Test
+  void compare_aStatisticNoKernelPrinted_is422NamingMeasures() throws Exception {
+    Answer misspelt = get(runs(before + "," + after) + "&measures=gpu_tot_sim_ins:change");
+    assertThat(misspelt.status()).as(misspelt.body().toString()).isEqualTo(422);
+    assertThat(misspelt.body().at("/error/field").asText()).isEqualTo("measures");
+    assertThat(misspelt.body().at("/error/message").asText())
+        .contains("no kernel of this run printed a statistic named \"gpu_tot_sim_ins\"")
+        .contains("did you mean \"gpu_tot_sim_insn\"");
+
+    Answer badForm = get(runs(before + "," + after) + "&measures=gpu_ipc:median");
+    assertThat(badForm.status()).isEqualTo(422);
+    assertThat(badForm.body().at("/error/field").asText()).isEqualTo("measures");
+  }
+
+  @Test
   void compare_badRuns_isAnErrorNamingTheFieldAndTheValue() throws Exception {
     assertError(get(""), 422, "runs is missing");
     assertError(get(runs(before)), 422, "runs must name 2 to 16 runs, the baseline first; got 1");

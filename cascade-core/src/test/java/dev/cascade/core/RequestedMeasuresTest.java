@@ -206,6 +206,55 @@ final class RequestedMeasuresTest {
     assertThat(comparer().compare(run.id()).getFirst().total().measures()).isEqualTo(Map.of());
   }
 
+  @Test
+  void exampleStatsFile_asAMeasureSet_comparesOnTheRealLogWithWhatTheParserDoesNotKeepDropped()
+      throws IOException {
+    Path statsFile = FIXTURES.resolve("accelsim/stats/example_stats.yml");
+    Assumptions.assumeTrue(Files.isRegularFile(statsFile), "needs " + statsFile);
+
+    GetStatsMeasures set = GetStatsMeasures.read(statsFile);
+
+    assertThat(set.measures())
+        .extracting(Measure::id)
+        .startsWith("gpu_tot_sim_insn:change", "gpu_tot_sim_cycle:change")
+        .contains(
+            "L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]:change",
+            "total dram reads:change",
+            "gpu_ipc:mean",
+            "gpu_occupancy:mean",
+            "L2_BW:mean",
+            "gpgpu_simulation_rate",
+            "gpgpu_simulation_rate#2",
+            "gpu_tot_ipc")
+        .doesNotContain("gpgpu_simulation_time:change");
+    assertThat(set.notes()).singleElement().asString().contains("gpgpu_simulation_time is dropped");
+
+    List<String> statistics =
+        database.read(
+            c ->
+                List.copyOf(
+                    new dev.cascade.core.internal.store.KernelRepository(database)
+                        .read(c, run.sims().getFirst().id())
+                        .getFirst()
+                        .stats()
+                        .keySet()));
+    GetStatsMeasures kept = set.keptBy(statistics);
+    List<ConfigResult> results = comparer().compare(run.id(), kept.measures());
+
+    ConfigResult a100 = results.getFirst();
+    // get_stats.py's per-kernel diff of the running total is the kernel's own instructions.
+    for (KernelComparison kernel : a100.kernels()) {
+      assertThat(kernel.spread("gpu_tot_sim_insn:change").mean())
+          .as(kernel.label())
+          .isEqualTo(kernel.instructions().mean());
+    }
+    assertThat(a100.total().spread("gpu_tot_sim_insn:change").mean())
+        .isEqualTo(a100.total().instructions().mean());
+    assertThat(a100.total().spread("gpgpu_simulation_rate#2").n()).isEqualTo(2);
+    assertThat(kept.measures().size() + kept.notes().size())
+        .isEqualTo(set.measures().size() + set.notes().size());
+  }
+
   private ResultsComparer comparer() {
     return new ResultsComparer(database, GpuConfigCatalog.builtIn());
   }

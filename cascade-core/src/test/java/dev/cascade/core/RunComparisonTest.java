@@ -194,6 +194,61 @@ final class RunComparisonTest {
   }
 
   @Test
+  void compare_withMeasures_givesEachStatisticsChangeWithTheSpreadTestAndNoSpeedup() {
+    List<Measure> measures = Measures.parseList("gpu_tot_sim_cycle:change,cycles,instructions");
+    List<Run> stored = List.of(before, after).stream().map(fixture::reload).toList();
+    RunComparison comparison =
+        RunComparisons.of(
+            stored,
+            stored.stream().map(run -> fixture.results.compare(run.id(), measures)).toList(),
+            measures);
+
+    assertThat(comparison.measures())
+        .extracting(Measure::id)
+        .as("cycles is one of the fixed three; instructions is not")
+        .containsExactly("gpu_tot_sim_cycle:change", "instructions");
+    ConfigChange h100 = comparison.change(after.id()).config(H100);
+    // The running total's change per kernel is the kernel's own cycles: 1000, 1010 -> 800, 810.
+    MeasureChange a = h100.kernel("k_a", 0).measure("gpu_tot_sim_cycle:change");
+    assertThat(a.baseline().mean()).isEqualTo(1005.0);
+    assertThat(a.run().mean()).isEqualTo(805.0);
+    assertThat(a.difference()).isEqualTo(-200.0);
+    assertThat(a.direction()).isEqualTo(MeasureChange.Direction.LOWER);
+    assertThat(a.speedup()).isNull();
+    // 500, 500 -> 495, 505: the ranges overlap.
+    assertThat(h100.kernel("k_b", 0).measure("gpu_tot_sim_cycle:change").direction())
+        .isEqualTo(MeasureChange.Direction.SAME_WITHIN_SPREAD);
+    MeasureChange total = h100.total().measure("gpu_tot_sim_cycle:change");
+    assertThat(total.baseline().mean()).isEqualTo(1505.0);
+    assertThat(total.run().mean()).isEqualTo(1315.0);
+    assertThat(h100.total().measure("instructions").difference()).isEqualTo(10.0);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void compareJson_withMeasures_putsEachBesideTheFixedThreeAndSaysWhatItCounts() {
+    List<Measure> measures = Measures.parseList("gpu_tot_sim_cycle:change");
+    List<Run> stored = List.of(before, after).stream().map(fixture::reload).toList();
+    Map<String, Object> json =
+        CompareJson.write(
+            RunComparisons.of(
+                stored,
+                stored.stream().map(run -> fixture.results.compare(run.id(), measures)).toList(),
+                measures));
+
+    assertThat((Map<String, String>) json.get("measures"))
+        .containsOnlyKeys("cycles", "ipc", "simulated_time_us", "gpu_tot_sim_cycle:change");
+    Map<String, Object> change = ((List<Map<String, Object>>) json.get("changes")).get(0);
+    Map<String, Object> config = ((List<Map<String, Object>>) change.get("configs")).get(0);
+    Map<String, Object> kernel = ((List<Map<String, Object>>) config.get("kernels")).get(0);
+    assertThat((Map<String, Object>) kernel.get("gpu_tot_sim_cycle:change"))
+        .containsEntry("difference", -200.0)
+        .containsEntry("direction", "lower")
+        .containsEntry("speedup", null);
+    assertThat((Map<String, Object>) config.get("total")).containsKey("gpu_tot_sim_cycle:change");
+  }
+
+  @Test
   void parseRunIds_refusesAMissingOrEmptyIdNamingRuns() {
     assertThat(RunComparisons.parseRunIds("r_1, r_2")).containsExactly("r_1", "r_2");
     assertThatThrownBy(() -> RunComparisons.parseRunIds(null))

@@ -4,6 +4,7 @@ import dev.cascade.core.ConfigChange;
 import dev.cascade.core.InputDifference;
 import dev.cascade.core.KernelChange;
 import dev.cascade.core.KernelNames;
+import dev.cascade.core.Measure;
 import dev.cascade.core.MeasureChange;
 import dev.cascade.core.RunChange;
 import dev.cascade.core.RunComparison;
@@ -11,6 +12,7 @@ import dev.cascade.core.RunComparisons;
 import dev.cascade.core.Spread;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The JSON of {@code GET /api/compare?runs=A,B}: runs against a baseline run. */
@@ -31,7 +33,9 @@ public final class CompareJson {
 
   /**
    * {@code {baseline, spread_rule, measures, runs: [{run_id, trace_id, state, partial}], changes:
-   * [{run_id, only_in_baseline, only_in_run, configs: [...]}]}}.
+   * [{run_id, only_in_baseline, only_in_run, configs: [...]}]}}. Each measure compared beyond the
+   * fixed three ({@link RunComparison#measures()}) is in {@code measures} (its id and what it
+   * counts) and in every kernel row and total under its id, beside {@code simulated_time_us}.
    */
   public static Map<String, Object> write(RunComparison comparison) {
     KernelNames.system()
@@ -43,7 +47,7 @@ public final class CompareJson {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("baseline", comparison.baseline());
     body.put("spread_rule", RunComparisons.SPREAD_RULE);
-    body.put("measures", MEASURES);
+    body.put("measures", measures(comparison.measures()));
     body.put(
         "runs",
         comparison.runs().stream()
@@ -57,26 +61,54 @@ public final class CompareJson {
                   return fields;
                 })
             .toList());
-    body.put("changes", comparison.changes().stream().map(CompareJson::writeRunChange).toList());
+    body.put(
+        "changes",
+        comparison.changes().stream()
+            .map(change -> writeRunChange(change, comparison.measures()))
+            .toList());
     return body;
   }
 
+  /** The fixed measures' words, then each extra measure's id and what it counts. */
+  private static Map<String, String> measures(List<Measure> extra) {
+    if (extra.isEmpty()) {
+      return MEASURES;
+    }
+    Map<String, String> all = new LinkedHashMap<>(MEASURES);
+    for (Measure measure : extra) {
+      all.put(measure.id(), measure.counts());
+    }
+    return all;
+  }
+
   static Map<String, Object> writeRunChange(RunChange change) {
+    return writeRunChange(change, List.of());
+  }
+
+  static Map<String, Object> writeRunChange(RunChange change, List<Measure> extra) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("run_id", change.runId());
     fields.put("only_in_baseline", change.onlyInBaseline());
     fields.put("only_in_run", change.onlyInRun());
-    fields.put("configs", change.configs().stream().map(CompareJson::writeConfigChange).toList());
+    fields.put(
+        "configs",
+        change.configs().stream().map(config -> writeConfigChange(config, extra)).toList());
     return fields;
   }
 
   static Map<String, Object> writeConfigChange(ConfigChange config) {
+    return writeConfigChange(config, List.of());
+  }
+
+  static Map<String, Object> writeConfigChange(ConfigChange config, List<Measure> extra) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", config.gpuConfig());
     fields.put("differs", config.differs());
     fields.put("inputs", config.inputs().stream().map(CompareJson::writeInput).toList());
-    fields.put("kernels", config.kernels().stream().map(CompareJson::writeKernelChange).toList());
-    fields.put("total", writeKernelChange(config.total()));
+    fields.put(
+        "kernels",
+        config.kernels().stream().map(kernel -> writeKernelChange(kernel, extra)).toList());
+    fields.put("total", writeKernelChange(config.total(), extra));
     fields.put("notes", config.notes());
     return fields;
   }
@@ -91,6 +123,11 @@ public final class CompareJson {
   }
 
   static Map<String, Object> writeKernelChange(KernelChange kernel) {
+    return writeKernelChange(kernel, List.of());
+  }
+
+  /** A kernel's change with each of {@code extra}'s under its id (null where a side lacks it). */
+  static Map<String, Object> writeKernelChange(KernelChange kernel, List<Measure> extra) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("position", kernel.position());
     fields.put("name", kernel.name());
@@ -100,6 +137,9 @@ public final class CompareJson {
     fields.put("cycles", writeMeasureChange(kernel.cycles()));
     fields.put("ipc", writeMeasureChange(kernel.ipc()));
     fields.put("simulated_time_us", writeMeasureChange(kernel.simulatedTime()));
+    for (Measure measure : extra) {
+      fields.put(measure.id(), writeMeasureChange(kernel.measure(measure.id())));
+    }
     return fields;
   }
 

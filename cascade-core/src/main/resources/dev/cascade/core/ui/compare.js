@@ -1,15 +1,19 @@
 // Run-to-run comparison (#/compare?runs=A,B[,...]): the first run is the baseline; per other run,
 // per config both runs have, per kernel and in total, the change in cycles, thread-level IPC and
 // simulated time with the spread test, and which inputs (trace, config, simulator) differ.
+// `&measures=a,b` adds a column pair per statistic named (as on the results page), kept in the
+// address so a comparison can be linked.
 
 import { api } from './api.js';
 import { h, replace, badge, cell, errorBox } from './dom.js';
 import { count, number } from './format.js';
 import { problem } from './screen.js';
+import { measuresOf, measuresQuery, measurePicker } from './measures.js';
 
-/** The compare page's address for these run ids, the baseline first. */
-export function compareHref(ids) {
-  return `#/compare?runs=${ids.map(encodeURIComponent).join(',')}`;
+/** The compare page's address for these run ids, the baseline first, and measures beyond three. */
+export function compareHref(ids, measures = []) {
+  const extra = measuresQuery(measures);
+  return `#/compare?runs=${ids.map(encodeURIComponent).join(',')}${extra ? `&${extra}` : ''}`;
 }
 
 /** `value` with exactly `decimals` decimals, grouped: 1,234 or 0.505. */
@@ -51,9 +55,29 @@ const MEASURES = [
   { key: 'simulated_time_us', title: 'Sim time (µs)', digits: 3, format: (v) => fixed(v, 3) },
 ];
 
-function kernelRow(kernel, name) {
+/** The fixed measures, then one per id the comparison's `measures` adds, titled with what it counts. */
+function measuresOfComparison(comparison) {
+  const fixedKeys = MEASURES.map((measure) => measure.key);
+  const extra = Object.keys(comparison.measures || {}).filter((key) => !fixedKeys.includes(key));
+  return [...MEASURES, ...extra.map((key) => {
+    const whole = wholeEverywhere(comparison, key);
+    return {
+      key, title: key, counts: comparison.measures[key], extra: true,
+      digits: whole ? 0 : 4, format: whole ? count : (v) => fixed(v, 4),
+    };
+  })];
+}
+
+/** True when every mean and range of measure `key` in the comparison is a whole number. */
+function wholeEverywhere(comparison, key) {
+  return comparison.changes.every((change) => change.configs.every((config) =>
+    [...config.kernels, config.total].every((row) => !row[key]
+      || ['baseline', 'run'].every((side) => ['mean', 'min', 'max'].every((field) => Number.isInteger(row[key][side][field]))))));
+}
+
+function kernelRow(kernel, name, measures) {
   const cells = [cell('th', { scope: 'row', 'data-label': 'Kernel' }, name)];
-  for (const measure of MEASURES) {
+  for (const measure of measures) {
     const change = kernel[measure.key];
     cells.push(cell('td', { 'data-label': `${measure.title}`, class: 'num' },
       change ? `${measure.format(change.baseline.mean)} → ${measure.format(change.run.mean)}` : '—'));
@@ -67,7 +91,7 @@ function kernelRow(kernel, name) {
   return h('tr', { dataset: { label: kernel.label } }, cells);
 }
 
-function configSection(config) {
+function configSection(config, measures) {
   const differs = config.differs.length > 0
     ? h('p', { class: 'differs', dataset: { differs: config.differs.join(',') } }, h('strong', {}, 'Differs: '), config.differs.join(', '))
     : h('p', { class: 'differs muted' }, 'No input known to differ.');
@@ -82,10 +106,12 @@ function configSection(config) {
   const kernels = h('table', { class: 'list compare-kernels' },
     h('caption', {}, 'Per kernel (matched by launch, name#n) and in total: baseline → run, and the change'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kernel'),
-      MEASURES.flatMap((measure) => [h('th', { scope: 'col' }, measure.title), h('th', { scope: 'col' }, 'Change')]))),
+      measures.flatMap((measure) => [
+        h('th', { scope: 'col', title: measure.counts || null, dataset: measure.extra ? { measure: measure.key } : {} }, measure.title),
+        h('th', { scope: 'col' }, measure.extra ? `${measure.title} change` : 'Change')]))),
     h('tbody', {},
-      config.kernels.map((kernel) => kernelRow(kernel, `${kernel.position}. ${kernel.readable_name || kernel.name}${kernel.instance > 0 ? `#${kernel.instance}` : ''}`)),
-      kernelRow(config.total, 'Total')));
+      config.kernels.map((kernel) => kernelRow(kernel, `${kernel.position}. ${kernel.readable_name || kernel.name}${kernel.instance > 0 ? `#${kernel.instance}` : ''}`, measures)),
+      kernelRow(config.total, 'Total', measures)));
   return h('section', { class: 'compare-config', dataset: { config: config.gpu_config } },
     h('h3', {}, config.gpu_config),
     differs,
@@ -94,16 +120,16 @@ function configSection(config) {
     config.notes.length ? h('ul', { class: 'notes' }, config.notes.map((note) => h('li', {}, note))) : null);
 }
 
-function changeSection(change, baseline) {
+function changeSection(change, baseline, measures) {
   return h('section', { class: 'compare-run', dataset: { run: change.run_id } },
     h('h2', {}, `${change.run_id} against ${baseline}`),
     change.only_in_baseline.length ? h('p', { class: 'only' }, `Only in the baseline: ${change.only_in_baseline.join(', ')}`) : null,
     change.only_in_run.length ? h('p', { class: 'only' }, `Only in ${change.run_id}: ${change.only_in_run.join(', ')}`) : null,
-    change.configs.length ? change.configs.map(configSection) : h('p', { class: 'muted' }, 'No config is in both runs: nothing to compare.'));
+    change.configs.length ? change.configs.map((config) => configSection(config, measures)) : h('p', { class: 'muted' }, 'No config is in both runs: nothing to compare.'));
 }
 
 /** Two selects and a button that open the comparison of the chosen runs. */
-async function picker(ids) {
+async function picker(ids, measures) {
   let runs = [];
   try {
     const listed = await api('/api/runs');
@@ -122,7 +148,7 @@ async function picker(ids) {
     onsubmit: (event) => {
       event.preventDefault();
       if (base.value && other.value) {
-        location.hash = compareHref([base.value, other.value, ...ids.slice(2).filter((id) => id !== base.value && id !== other.value)]);
+        location.hash = compareHref([base.value, other.value, ...ids.slice(2).filter((id) => id !== base.value && id !== other.value)], measures);
       }
     },
   }, h('label', { class: 'choice' }, 'Baseline ', base), h('label', { class: 'choice' }, 'against ', other), go);
@@ -130,11 +156,21 @@ async function picker(ids) {
 
 export function renderCompare(main, query) {
   const ids = idsOf(query);
+  const chosen = measuresOf(query);
   const body = h('div', { id: 'compare' });
+  const measurePick = measurePicker(chosen, (names) => {
+    location.hash = compareHref(ids, names);
+  });
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, 'Runs'), ' / '),
     h('h1', {}, 'Compare runs'),
+    ids.length >= 2 ? measurePick.element : null,
     body);
+  if (ids.length >= 2) {
+    api(`/api/measures?run=${encodeURIComponent(ids[0])}`)
+      .then((catalog) => measurePick.offer(catalog.statistics || []))
+      .catch(() => {}); // the offer is only a convenience: any name can be typed
+  }
   document.title = 'Compare runs · Cascade';
   let disposed = false;
   let timer = null;
@@ -142,15 +178,16 @@ export function renderCompare(main, query) {
 
   async function load() {
     if (ids.length < 2) {
-      replace(body, h('p', { class: 'hint' }, 'Choose a baseline run and a run to compare it with: the same configs before and after a simulator change, or a trace against a variant of it.'), await picker(ids));
+      replace(body, h('p', { class: 'hint' }, 'Choose a baseline run and a run to compare it with: the same configs before and after a simulator change, or a trace against a variant of it.'), await picker(ids, chosen));
       return;
     }
     let comparison;
     try {
-      comparison = await api(`/api/compare?runs=${ids.map(encodeURIComponent).join(',')}`);
+      const extra = measuresQuery(chosen);
+      comparison = await api(`/api/compare?runs=${ids.map(encodeURIComponent).join(',')}${extra ? `&${extra}` : ''}`);
     } catch (error) {
       if (!disposed) {
-        replace(body, errorBox(problem(error)), await picker(ids));
+        replace(body, errorBox(problem(error)), await picker(ids, chosen));
       }
       return;
     }
@@ -168,6 +205,8 @@ export function renderCompare(main, query) {
   }
 
   function render(comparison) {
+    const measures = measuresOfComparison(comparison);
+    const extra = measures.filter((measure) => measure.extra);
     replace(body,
       h('ul', { class: 'compare-runs' }, comparison.runs.map((run) => h('li', { dataset: { run: run.run_id } },
         h('a', { href: `#/runs/${encodeURIComponent(run.run_id)}` }, run.run_id),
@@ -175,9 +214,10 @@ export function renderCompare(main, query) {
         ` · trace ${run.trace_id} · `, badge(run.state),
         run.partial ? h('span', { class: 'badge partial', title: 'still running: the numbers cover the kernels finished so far' }, 'partial') : null))),
       h('p', { class: 'hint', id: 'measures' },
-        `Cycles: ${comparison.measures.cycles}. IPC: ${comparison.measures.ipc}. Time: ${comparison.measures.simulated_time_us}.`),
+        `Cycles: ${comparison.measures.cycles}. IPC: ${comparison.measures.ipc}. Time: ${comparison.measures.simulated_time_us}.`,
+        extra.map((measure) => ` ${measure.key}: ${measure.counts}.`).join('')),
       h('p', { class: 'hint', id: 'spread-rule' }, comparison.spread_rule),
-      comparison.changes.map((change) => changeSection(change, comparison.baseline)));
+      comparison.changes.map((change) => changeSection(change, comparison.baseline, measures)));
   }
 
   load();

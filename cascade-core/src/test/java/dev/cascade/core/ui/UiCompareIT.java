@@ -103,6 +103,26 @@ final class UiCompareIT {
         .hasSize(1);
     assertThat(browser.find("#measures").getText()).contains("core clock").contains("thread-level");
     browser.fullScreenshot("20-compare");
+
+    // A statistic named in the address gets its own columns, and its chip in the picker.
+    browser.open(
+        server.url()
+            + "/#/compare?runs="
+            + before.id()
+            + ","
+            + after.id()
+            + "&measures=gpu_tot_sim_insn:change");
+    browser.waitFor("th[data-measure='gpu_tot_sim_insn:change']");
+    WebElement measured = browser.waitFor(".compare-config[data-config='SM90_H100']");
+    List<WebElement> cells =
+        measured.findElements(
+            By.cssSelector("table.compare-kernels td[data-measure='gpu_tot_sim_insn:change']"));
+    assertThat(cells).hasSizeGreaterThan(1);
+    assertThat(cells).allSatisfy(cell -> assertThat(cell.getText()).endsWith("same within spread"));
+    assertThat(browser.find("#measures").getText())
+        .contains("gpu_tot_sim_insn:change: the change in the simulator's running total");
+    assertThat(browser.find("#measure-chips li[data-measure='gpu_tot_sim_insn:change']"))
+        .isNotNull();
   }
 
   @Test

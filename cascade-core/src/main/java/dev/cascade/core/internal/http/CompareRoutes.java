@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.http;
 
+import dev.cascade.core.Measures;
 import dev.cascade.core.Results;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.Runs;
@@ -8,7 +9,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.List;
 
-/** Runs against a baseline run: {@code GET /api/compare?runs=A,B[,...]}. */
+/** Runs against a baseline run: {@code GET /api/compare?runs=A,B[,...][&measures=NAME,...]}. */
 final class CompareRoutes {
 
   private final Runs runs;
@@ -27,6 +28,11 @@ final class CompareRoutes {
 
   private void compare(Context ctx) {
     List<String> ids = RunComparisons.parseRunIds(ctx.queryParam("runs"));
-    Json.send(ctx, 200, CompareJson.write(RunComparisons.compare(runs, results, ids)));
+    Json.send(
+        ctx,
+        200,
+        CompareJson.write(
+            RunComparisons.compare(
+                runs, results, ids, Measures.parseList(ctx.queryParam("measures")))));
   }
 }

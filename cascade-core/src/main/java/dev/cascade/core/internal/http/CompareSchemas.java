@@ -2,6 +2,7 @@ package dev.cascade.core.internal.http;
 
 import static dev.cascade.core.internal.http.OpenApiJson.array;
 import static dev.cascade.core.internal.http.OpenApiJson.bool;
+import static dev.cascade.core.internal.http.OpenApiJson.described;
 import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.mapOf;
@@ -104,6 +105,15 @@ final class CompareSchemas {
             nullableRef("MeasureChange"),
             "simulated_time_us",
             nullableRef("MeasureChange")));
+    // A requested measure's change sits beside the fixed three under its own id.
+    @SuppressWarnings("unchecked")
+    Map<String, Object> kernelChange = (Map<String, Object>) schemas.get("KernelChange");
+    kernelChange.put(
+        "additionalProperties",
+        described(
+            nullableRef("MeasureChange"),
+            "A requested measure's change (?measures=), by its id; null when either side has no"
+                + " replica of it"));
     schemas.put(
         "InputDifference",
         object(
@@ -165,7 +175,10 @@ final class CompareSchemas {
             "spread_rule",
             string(),
             "measures",
-            mapOf(string()),
+            described(
+                mapOf(string()),
+                "What each compared measure counts, by id: cycles, ipc, simulated_time_us, then"
+                    + " those ?measures= asked for"),
             "runs",
             array(ref("ComparedRun")),
             "changes",

@@ -256,15 +256,17 @@ final class OpenApiPaths {
             "/api/compare",
             "compareRuns",
             "Runs against the first (the baseline): per config both have, per kernel and in total,"
-                + " the change in cycles, IPC and simulated time with the spread test, and which"
-                + " inputs differ (trace, config content, simulator, simulator build)")
+                + " the change in cycles, IPC and simulated time with the spread test (with"
+                + " ?measures=, any statistic the simulator printed too), and which inputs differ"
+                + " (trace, config content, simulator, simulator build)")
         .params(
             param(
                 "query",
                 "runs",
                 true,
                 "2 to 16 run ids separated by commas, the baseline first",
-                string()))
+                string()),
+            MEASURES)
         .answers(ok(json(ref("RunComparison"))), 401, 403, 404, 409, 422);
   }
 

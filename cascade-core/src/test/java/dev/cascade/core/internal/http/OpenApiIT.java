@@ -11,6 +11,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
+import dev.cascade.core.Measure;
 import dev.cascade.core.Measures;
 import dev.cascade.core.PartialResults;
 import dev.cascade.core.RunComparisons;
@@ -219,6 +220,43 @@ final class OpenApiIT {
         "MeasureSummary", fieldOf(fieldOf(firstOf(configChange, "kernels"), "cycles"), "baseline"));
 
     JsonNode schemas = document.get("components").get("schemas");
+    // A requested measure's change sits beside the fixed three under its id: the schema's
+    // additionalProperties, a MeasureChange.
+    List<Measure> extra = Measures.parseList("gpu_tot_sim_insn:change");
+    ConfigResult withExtra =
+        new ConfigResult(
+            "SM90_H100",
+            "sm_90",
+            1980.0,
+            2,
+            2,
+            List.of(withMeasure(JsonSamples.comparison("kernel_1"))),
+            withMeasure(JsonSamples.comparison(KernelComparison.TOTAL)),
+            List.of());
+    Map<String, Object> extraKernel =
+        firstOf(
+            firstOf(
+                firstOf(
+                    CompareJson.write(
+                        RunComparisons.of(
+                            List.of(JsonSamples.run(), JsonSamples.run()),
+                            List.of(List.of(withExtra), List.of(withExtra)),
+                            extra)),
+                    "changes"),
+                "configs"),
+            "kernels");
+    List<String> kernelChangeFields = new ArrayList<>();
+    schemas
+        .get("KernelChange")
+        .get("properties")
+        .fieldNames()
+        .forEachRemaining(kernelChangeFields::add);
+    kernelChangeFields.add("gpu_tot_sim_insn:change");
+    assertThat(extraKernel.keySet()).containsExactlyInAnyOrderElementsOf(kernelChangeFields);
+    assertThat(schemas.at("/KernelChange/additionalProperties/allOf/0/$ref").asText())
+        .isEqualTo("#/components/schemas/MeasureChange");
+    assertThat(fieldOf(extraKernel, "gpu_tot_sim_insn:change").keySet())
+        .containsExactlyInAnyOrderElementsOf(fieldOf(extraKernel, "cycles").keySet());
     for (Map.Entry<String, Map<String, Object>> entry : written.entrySet()) {
       JsonNode schema = schemas.get(entry.getKey());
       assertThat(schema).as(entry.getKey()).isNotNull();
@@ -233,6 +271,18 @@ final class OpenApiIT {
               required ->
                   assertThat(entry.getValue()).as(entry.getKey()).containsKey(required.asText()));
     }
+  }
+
+  private static KernelComparison withMeasure(KernelComparison row) {
+    return new KernelComparison(
+        row.name(),
+        row.instance(),
+        row.replicas(),
+        row.cycles(),
+        row.instructions(),
+        row.ipc(),
+        row.simulatedTimeUs(),
+        Map.of("gpu_tot_sim_insn:change", row.instructions()));
   }
 
   @SuppressWarnings("unchecked")
