@@ -35,7 +35,7 @@ final class ApiOptions {
   String url;
 
   /** The environment variables read; tests put their own. */
-  Map<String, String> environment = System.getenv();
+  Map<String, String> environment = CliEnvironment.current();
 
   /** What a command does with the server. */
   interface ServerCall<T> {

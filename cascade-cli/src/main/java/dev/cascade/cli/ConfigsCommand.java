@@ -43,7 +43,7 @@ final class ConfigsCommand implements Callable<Integer> {
     GpuConfigCatalog catalog =
         configsFolder != null
             ? GpuConfigCatalog.fromFolder(configsFolder)
-            : CascadeSettings.catalogFromEnvironment(System.getenv());
+            : CascadeSettings.catalogFromEnvironment(CliEnvironment.current());
     List<GpuConfig> configs = catalog.list();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

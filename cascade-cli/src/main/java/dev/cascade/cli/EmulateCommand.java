@@ -160,7 +160,7 @@ final class EmulateCommand implements Callable<Integer> {
               .blockLines(blockLines)
               .countLimit(countLimit)
               .jitter(jitter)
-              .orEnvironment(System.getenv())
+              .orEnvironment(CliEnvironment.current())
               .build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -235,7 +235,7 @@ final class EmulateCommand implements Callable<Integer> {
 
   private static String firstSet(String... names) {
     for (String name : names) {
-      String value = System.getenv(name);
+      String value = CliEnvironment.current().get(name);
       if (value != null && !value.isBlank()) {
         return value.strip();
       }

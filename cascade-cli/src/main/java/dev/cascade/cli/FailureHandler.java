@@ -19,7 +19,7 @@ final class FailureHandler implements IExecutionExceptionHandler {
   public int handleExecutionException(
       Exception exception, CommandLine commandLine, ParseResult parseResult) {
     commandLine.getErr().println("cascade: " + message(exception));
-    if ("1".equals(System.getenv("CASCADE_DEBUG"))) {
+    if (CliEnvironment.debug()) {
       exception.printStackTrace(commandLine.getErr());
     }
     return errorCode(exception).exitCode();

@@ -72,7 +72,7 @@ final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   /** The environment settings come from; tests replace it. */
-  Map<String, String> environment = System.getenv();
+  Map<String, String> environment = CliEnvironment.current();
 
   @Mixin RunRequestArguments request;
 

@@ -38,7 +38,7 @@ final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   /** The environment settings come from; tests replace it. */
-  Map<String, String> environment = System.getenv();
+  Map<String, String> environment = CliEnvironment.current();
 
   @Option(
       names = "--port",

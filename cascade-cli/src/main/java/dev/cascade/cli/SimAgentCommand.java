@@ -46,7 +46,8 @@ final class SimAgentCommand implements Callable<Integer> {
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getOut()), true);
     PrintStream err =
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getErr()), true);
-    int code = SimAgentMain.run(args, System.getenv(), out, err, SimAgentMain.Hooks.RUNTIME);
+    int code =
+        SimAgentMain.run(args, CliEnvironment.current(), out, err, SimAgentMain.Hooks.RUNTIME);
     out.flush();
     err.flush();
     return code;

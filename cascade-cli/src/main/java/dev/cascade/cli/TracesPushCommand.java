@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceUploads;
+import dev.cascade.s3.S3Credentials;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -57,10 +58,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class TracesPushCommand implements Callable<Integer> {
 
   static final String ENDPOINT_ENV = "CASCADE_S3_ENDPOINT";
-  static final String ACCESS_KEY_ENV = "CASCADE_S3_ACCESS_KEY";
-  static final String SECRET_KEY_ENV = "CASCADE_S3_SECRET_KEY";
-  static final String URL_ENV = "CASCADE_URL";
-  static final String TOKEN_ENV = "CASCADE_TOKEN";
+  static final String ACCESS_KEY_ENV = S3Credentials.ACCESS_KEY_ENV;
+  static final String SECRET_KEY_ENV = S3Credentials.SECRET_KEY_ENV;
+  static final String URL_ENV = ApiOptions.URL_ENV;
+  static final String TOKEN_ENV = ApiOptions.TOKEN_ENV;
   static final String DEFAULT_ENDPOINT = "http://127.0.0.1:9000";
   static final String DEFAULT_URL = "http://127.0.0.1:8080";
   static final String PREFIX = "accelsim-traces/";
@@ -108,7 +109,7 @@ final class TracesPushCommand implements Callable<Integer> {
   long timeoutSeconds;
 
   /** The environment variables read; tests put their own. */
-  Map<String, String> environment = System.getenv();
+  Map<String, String> environment = CliEnvironment.current();
 
   /** Where trace states come from, given CASCADE_URL and CASCADE_TOKEN; tests put a stand-in. */
   Function<Map<String, String>, TraceStatus.Source> statusSource =

@@ -1,7 +1,6 @@
 package dev.cascade.core;
 
 import dev.cascade.core.internal.Engine;
-import dev.cascade.core.internal.http.HttpApi;
 import dev.cascade.core.spi.Launcher;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -56,7 +55,7 @@ public final class Cascade implements AutoCloseable {
     try {
       engine = Engine.open(settings);
       if (settings.server() != null) {
-        server = new CascadeServer(HttpApi.start(engine, settings.server()), settings.server());
+        server = CascadeServer.start(engine, settings.server());
       }
       engine.startLaunching(settings.mainUrl() != null ? settings.mainUrl() : server.url());
       return this;

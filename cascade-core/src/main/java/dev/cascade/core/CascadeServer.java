@@ -1,5 +1,6 @@
 package dev.cascade.core;
 
+import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.http.HttpApi;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +24,13 @@ public final class CascadeServer implements AutoCloseable {
   private final HttpApi api;
   private final ServerSettings settings;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * Serves {@code engine}'s API with {@code settings}: the facade's one way into the HTTP layer.
+   */
+  static CascadeServer start(Engine engine, ServerSettings settings) {
+    return new CascadeServer(HttpApi.start(engine, settings), settings);
+  }
 
   CascadeServer(HttpApi api, ServerSettings settings) {
     this.api = api;

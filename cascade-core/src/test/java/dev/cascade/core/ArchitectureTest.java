@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The structure docs/architecture.md draws, enforced: the facade and the HTTP layer each take the
  * engine and never refer to each other, lower layers never call up, and no public signature names
- * an internal type.
+ * an internal type. {@code ArchitectureRulesTest} breaks each rule on purpose.
  */
 final class ArchitectureTest {
 
@@ -39,51 +39,17 @@ final class ArchitectureTest {
   }
 
   @Test
-  void store_callsNoLayerAboveIt() {
-    noClasses()
-        .that()
-        .resideInAPackage("dev.cascade.core.internal.store..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "dev.cascade.core.internal.run..",
-            "dev.cascade.core.internal.http..",
-            "dev.cascade.core.internal.output..",
-            "dev.cascade.core.internal.trace..",
-            "dev.cascade.core.internal.events..",
-            "dev.cascade.core.internal.results..")
-        .because("a repository returns values; the layers above apply them")
-        .check(core);
+  void storeAndCatalog_reachNothingAbove() {
+    ArchitectureRules.storeAndCatalogReachNothingAbove().check(core);
   }
 
   @Test
-  void onlyTheHttpLayerAndTheFacadeKnowTheHttpLayer() {
-    noClasses()
-        .that()
-        .resideInAPackage("dev.cascade.core.internal..")
-        .and()
-        .resideOutsideOfPackage("dev.cascade.core.internal.http..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage("dev.cascade.core.internal.http..")
-        .because("runs, traces and output do not know they are served over HTTP")
-        .check(core);
+  void onlyTheHttpLayerAndItsPublicFace_knowTheHttpLayer() {
+    ArchitectureRules.onlyTheHttpLayerAndItsPublicFaceKnowIt().check(core);
   }
 
   @Test
-  void runsNeverReachIntoTheHttpLayerOrTheEngine() {
-    noClasses()
-        .that()
-        .resideInAnyPackage(
-            "dev.cascade.core.internal.run..",
-            "dev.cascade.core.internal.output..",
-            "dev.cascade.core.internal.trace..",
-            "dev.cascade.core.internal.events..",
-            "dev.cascade.core.internal.results..")
-        .should()
-        .dependOnClassesThat()
-        .haveFullyQualifiedName("dev.cascade.core.internal.Engine")
-        .because("the engine builds the parts; the parts do not know it")
-        .check(core);
+  void partsNeverKnowTheEngine() {
+    ArchitectureRules.partsDoNotKnowTheEngine().check(core);
   }
 }

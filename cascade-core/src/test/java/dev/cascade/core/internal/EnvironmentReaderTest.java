@@ -2,9 +2,9 @@ package dev.cascade.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cascade.core.testkit.JavaSource;
 import dev.cascade.core.testkit.MainSources;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,40 +69,7 @@ final class EnvironmentReaderTest {
         .containsExactly("CASCADE_A", "CASCADE_C");
   }
 
-  /**
-   * The text of every string literal and text block in {@code source} (escapes left as written, a
-   * text block's leading white space stripped), skipping comments and character literals.
-   */
   static List<String> literalsIn(String source) {
-    List<String> literals = new ArrayList<>();
-    int i = 0;
-    while (i < source.length()) {
-      if (source.startsWith("//", i)) {
-        i = end(source.indexOf('\n', i), source);
-      } else if (source.startsWith("/*", i)) {
-        i = end(source.indexOf("*/", i + 2), source) + 2;
-      } else if (source.startsWith("\"\"\"", i)) {
-        int close = end(source.indexOf("\"\"\"", i + 3), source);
-        literals.add(source.substring(i + 3, close).strip());
-        i = close + 3;
-      } else if (source.charAt(i) == '"' || source.charAt(i) == '\'') {
-        char quote = source.charAt(i);
-        int j = i + 1;
-        while (j < source.length() && source.charAt(j) != quote) {
-          j += source.charAt(j) == '\\' ? 2 : 1;
-        }
-        if (quote == '"') {
-          literals.add(source.substring(i + 1, Math.min(j, source.length())));
-        }
-        i = j + 1;
-      } else {
-        i++;
-      }
-    }
-    return literals;
-  }
-
-  private static int end(int index, String source) {
-    return index < 0 ? source.length() : index;
+    return JavaSource.literalsIn(source);
   }
 }

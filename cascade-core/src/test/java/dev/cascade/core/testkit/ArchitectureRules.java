@@ -45,6 +45,75 @@ public final class ArchitectureRules {
         .because("other modules use core's public API (dev.cascade.core, .spi, .json) only");
   }
 
+  /** The packages above the store and the catalog: they use them, never the other way round. */
+  private static final String[] ABOVE_STORE_AND_CATALOG = {
+    INTERNAL + ".run..",
+    INTERNAL + ".http..",
+    INTERNAL + ".output..",
+    INTERNAL + ".trace..",
+    INTERNAL + ".events..",
+    INTERNAL + ".results..",
+    INTERNAL + ".demo..",
+    INTERNAL + ".accelsim.."
+  };
+
+  /**
+   * {@code internal.store} and {@code internal.catalog} reach neither the engine nor any layer
+   * above them, nor the facade: a repository or a catalog returns values, the layers above apply
+   * them.
+   */
+  public static ArchRule storeAndCatalogReachNothingAbove() {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(INTERNAL + ".store..", INTERNAL + ".catalog..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(ABOVE_STORE_AND_CATALOG)
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(INTERNAL + ".Engine")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.cascade.core.Cascade")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.cascade.core.CascadeServer")
+        .because("a repository or a catalog returns values; the layers above apply them");
+  }
+
+  /**
+   * No part the engine builds (any package under {@code internal} but the HTTP layer, which takes
+   * the engine as the facade does) knows the engine.
+   */
+  public static ArchRule partsDoNotKnowTheEngine() {
+    return noClasses()
+        .that()
+        .resideInAPackage(INTERNAL + ".*..")
+        .and()
+        .resideOutsideOfPackage(INTERNAL + ".http..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(INTERNAL + ".Engine")
+        .because("the engine builds the parts; the parts do not know it");
+  }
+
+  /**
+   * No class outside {@code internal.http}, public or not, reaches the HTTP layer, except {@code
+   * CascadeServer}, its public face: runs, traces, output and the facade do not know they are
+   * served over HTTP.
+   */
+  public static ArchRule onlyTheHttpLayerAndItsPublicFaceKnowIt() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(INTERNAL + ".http..")
+        .and()
+        .doNotHaveFullyQualifiedName("dev.cascade.core.CascadeServer")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(INTERNAL + ".http..")
+        .because("only CascadeServer, the HTTP layer's public face, starts and holds it");
+  }
+
   /**
    * No public method, constructor or field of a public class outside {@code internal} takes,
    * returns or holds an internal type, as itself, an array's element or a type argument ({@code
