@@ -62,11 +62,15 @@ final class TraceStoreTest {
   }
 
   private TraceStore start() {
+    return start(QUIET);
+  }
+
+  private TraceStore start(Duration quietPeriod) {
     store =
         TraceStore.builder()
             .dataDir(dataDir)
             .database(database)
-            .quietPeriod(QUIET)
+            .quietPeriod(quietPeriod)
             .rescanInterval(RESCAN)
             .build();
     store.addListener(events::add);
@@ -416,7 +420,9 @@ final class TraceStoreTest {
 
   @Test
   void multipartPartsAtTheBucketRoot_keepTheTraceUploading() {
-    start();
+    // Parts written every 60 ms must keep the trace from a quiet period far longer than that: a
+    // 300 ms one was outrun by a writer thread starved on a loaded machine (CI saw it go ready).
+    start(Duration.ofSeconds(3));
     writeProcessedTrace(trace("mpu"), DONE, 1);
     Path part =
         dataDir.resolve(
@@ -441,7 +447,9 @@ final class TraceStoreTest {
         .until(() -> step.get() > 20 || state("mpu") == TraceState.UPLOADING);
     assertThat(statesSeen("mpu")).containsOnly(TraceState.UPLOADING);
 
-    awaitState("mpu", TraceState.READY);
+    await()
+        .atMost(Duration.ofMinutes(1))
+        .untilAsserted(() -> assertThat(state("mpu")).isEqualTo(TraceState.READY));
   }
 
   @Test
