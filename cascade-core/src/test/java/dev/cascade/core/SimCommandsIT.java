@@ -44,11 +44,12 @@ final class SimCommandsIT {
     String classPath = command.get(command.indexOf("-cp") + 1);
 
     assertThat(classPath.split(java.io.File.pathSeparator))
-        .hasSize(3)
+        .hasSize(4)
         .noneMatch(entry -> entry.contains("jackson") || entry.contains("javalin"))
         .anyMatch(entry -> entry.contains("cascade-agent"))
         .anyMatch(entry -> entry.contains("cascade-accelsim"))
-        .anyMatch(entry -> entry.contains("xz"));
+        .anyMatch(entry -> entry.contains("xz"))
+        .anyMatch(entry -> entry.contains("zstd-jni")); // Accel-Sim 2.0's .tracez
   }
 
   private String output() throws IOException {
