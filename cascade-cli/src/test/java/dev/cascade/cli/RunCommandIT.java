@@ -389,15 +389,31 @@ final class RunCommandIT {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(traces.statusCode()).isEqualTo(200);
       assertThat(traces.body()).contains("\"demo\"").contains("\"sample-llama-mlp\"");
-      // getting-started shows `cascade traces list` on a new data dir: the sizes are these.
+      // getting-started shows `cascade traces list` on a new data dir once its traces settled
+      // (processing adds files, so a size read at once can be smaller): the sizes are these.
       String gettingStarted =
           Files.readString(Path.of("").toAbsolutePath().resolveSibling("docs/getting-started.md"));
-      for (JsonNode trace : new ObjectMapper().readTree(traces.body()).path("traces")) {
-        String size = Formats.size(trace.path("size_bytes").asLong());
-        assertThat(gettingStarted)
-            .as(trace.path("id").asText() + " is " + size)
-            .containsPattern("\n" + trace.path("id").asText() + " +ready .* " + size + "  ");
-      }
+      String tracesUrl = serve.server.url() + "/api/traces";
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                String body =
+                    HttpClient.newHttpClient()
+                        .send(
+                            HttpRequest.newBuilder(URI.create(tracesUrl)).build(),
+                            HttpResponse.BodyHandlers.ofString())
+                        .body();
+                JsonNode listed = new ObjectMapper().readTree(body).path("traces");
+                assertThat(listed).hasSize(2);
+                for (JsonNode trace : listed) {
+                  String size = Formats.size(trace.path("size_bytes").asLong());
+                  assertThat(gettingStarted)
+                      .as(trace.path("id").asText() + " is " + size)
+                      .containsPattern(
+                          "\n" + trace.path("id").asText() + " +ready .* " + size + "  ");
+                }
+              });
       assertThat(out.toString())
           .contains("Cascade is running: open http://127.0.0.1:")
           .contains("slots      3 sims at once");
