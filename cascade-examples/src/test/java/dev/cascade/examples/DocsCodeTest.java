@@ -35,7 +35,7 @@ final class DocsCodeTest {
           Pattern.DOTALL);
 
   @ParameterizedTest
-  @ValueSource(strings = {"docs/harness.md", "docs/embedding.md"})
+  @ValueSource(strings = {"docs/harness.md", "docs/embedding.md", "README.md"})
   void everyCodeBlock_isTheTaggedRegionOfItsExample(String doc) throws IOException {
     Path file = ROOT.resolve(doc);
     String text = Files.readString(file, StandardCharsets.UTF_8);
