@@ -3,7 +3,6 @@ package dev.cascade.core;
 import dev.cascade.core.Measure.Aggregation;
 import dev.cascade.core.Measure.Direction;
 import dev.cascade.core.Measure.Source;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -190,13 +189,16 @@ public final class Measures {
    * defaults, in request order.
    */
   public static List<Measure> withDefaults(List<Measure> requested) {
-    List<Measure> all = new ArrayList<>(DEFAULTS);
-    for (Measure measure : requested) {
-      if (!all.contains(measure)) {
-        all.add(measure);
-      }
+    // One measure per id: results key spreads and columns by it, so the first definition wins (a
+    // simulator's own "energy_uj" over the same name asked for in a request).
+    Map<String, Measure> all = new LinkedHashMap<>();
+    for (Measure measure : DEFAULTS) {
+      all.put(measure.id(), measure);
     }
-    return List.copyOf(all);
+    for (Measure measure : requested) {
+      all.putIfAbsent(measure.id(), measure);
+    }
+    return List.copyOf(all.values());
   }
 
   /** A statistic as printed in each kernel's block, whole trace by {@code aggregation}. */
