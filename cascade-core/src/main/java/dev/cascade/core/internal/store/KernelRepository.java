@@ -227,22 +227,49 @@ public final class KernelRepository {
       }
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
-          Map<String, Double> wanted = new HashMap<>();
-          boolean first = keysOfFirst.isEmpty();
-          for (Map.Entry<String, Number> stat : statsFromJson(rows.getString(3)).entrySet()) {
-            if (first) {
-              keysOfFirst.add(stat.getKey());
-            }
-            if (keys.contains(stat.getKey())) {
-              wanted.put(stat.getKey(), stat.getValue().doubleValue());
-            }
-          }
+          Map<String, Double> wanted =
+              wantedStats(rows.getString(3), keys, keysOfFirst.isEmpty() ? keysOfFirst : null);
           bySim
               .computeIfAbsent(rows.getString(1), id -> new HashMap<>())
               .put(rows.getInt(2), wanted);
         }
       }
     }
+  }
+
+  /**
+   * The values of {@code keys} in a kernel's statistics JSON, read as it streams by: a block's
+   * other ~1,500 values are passed over, not boxed. With {@code allKeys}, every key is added to it.
+   */
+  private static Map<String, Double> wantedStats(
+      String json, Set<String> keys, List<String> allKeys) {
+    Map<String, Double> wanted = new HashMap<>();
+    if (json == null) {
+      return wanted;
+    }
+    try (JsonParser parser = JSON.createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return wanted;
+      }
+      for (JsonToken token = parser.nextToken();
+          token == JsonToken.FIELD_NAME;
+          token = parser.nextToken()) {
+        String key = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (allKeys != null) {
+          allKeys.add(key);
+        }
+        if ((value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT)
+            && keys.contains(key)) {
+          wanted.put(key, parser.getDoubleValue());
+        } else {
+          parser.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      // A damaged column gives the values read so far, as statsFromJson does.
+    }
+    return wanted;
   }
 
   /** The block's statistics as one JSON object, in log order, written without boxing. */
