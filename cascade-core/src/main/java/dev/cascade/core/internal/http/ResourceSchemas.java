@@ -113,7 +113,18 @@ final class ResourceSchemas {
             "accelsim_build",
             nullable(string("From the log's Accel-Sim [build ...]")),
             "gpgpusim_build",
-            nullable(string("From the log's GPGPU-Sim ... [build ...]"))));
+            nullable(string("From the log's GPGPU-Sim ... [build ...]")),
+            "accelsim_version",
+            nullable(
+                string(
+                    "The version the log's Accel-Sim [build ...] line names before its build;"
+                        + " null when it names none (Accel-Sim up to v2.0.0 prints only its"
+                        + " build)")),
+            "gpgpusim_version",
+            nullable(
+                string(
+                    "The version the log's GPGPU-Sim line names: 4.2.0 of *** GPGPU-Sim"
+                        + " Simulator Version 4.2.0 [build ...] ***"))));
     schemas.put(
         "Sim",
         object(
