@@ -243,4 +243,66 @@ final class CudaContextRunTest {
     assertThat(firstAgain.sims().getFirst().provenance().reusedFrom()).isNull();
     assertThat(secondAgain.sims().getFirst().provenance().reusedFrom()).isEqualTo(simId);
   }
+
+  @Test
+  void theSharedAccelSim2Fixture_simulatesEitherContext() throws Exception {
+    Path text =
+        Path.of(System.getProperty("cascade.fixtures", "../../shared/fixtures"))
+            .resolve("accelsim/accelsim2/gemm-2ctx-c211/expected/text");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isDirectory(text), "needs the fixture " + text + " (at ../shared/fixtures)");
+    Path trace = TestTraces.folder(dataDir, "gemm-2ctx");
+    Path traces = Files.createDirectories(trace.resolve("traces"));
+    try (var files = Files.list(text)) {
+      for (Path file :
+          files
+              .filter(f -> f.toString().endsWith(".g") || f.toString().endsWith(".traceg"))
+              .toList()) {
+        Files.copy(file, traces.resolve(file.getFileName().toString()));
+      }
+    }
+    Files.writeString(
+        trace.resolve("metadata.json"),
+        "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_80\"}");
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                engine
+                    .traces()
+                    .find("gemm-2ctx")
+                    .map(t -> t.state() == TraceState.READY)
+                    .orElse(false));
+
+    Run first = engine.runs().create("gemm-2ctx", List.of(new RunEntry("SM80_A100", 1)));
+    Run second =
+        engine
+            .runs()
+            .create(
+                "gemm-2ctx",
+                List.of(new RunEntry("SM80_A100", 1).withContext("kernelslist_ctx_0x2")));
+    List<KernelStats> firstKernels = emulate(launchOf(first.sims().getFirst().id()));
+    List<KernelStats> secondKernels = emulate(launchOf(second.sims().getFirst().id()));
+
+    // Each context's kernels, with the instructions its own list's files hold.
+    assertThat(firstKernels).hasSize(2);
+    assertThat(secondKernels).hasSize(1);
+    assertThat(instructions(firstKernels))
+        .isEqualTo(threadInstructions(traces.resolve("kernelslist.g")));
+    assertThat(instructions(secondKernels))
+        .isEqualTo(threadInstructions(traces.resolve("kernelslist_ctx_0x2.g")))
+        .isNotEqualTo(instructions(firstKernels))
+        .isPositive();
+  }
+
+  /** The emulator run on {@code list} itself, as a list file: the kernels it names. */
+  private static long threadInstructions(Path list) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Emulator.run(
+        Emulator.prepare(EmulatorOptions.of(list, "SM80_A100").withSpeed(0)),
+        0,
+        out,
+        Pacer.system());
+    return instructions(LogSummary.parse(out.toString(UTF_8)).kernels());
+  }
 }
