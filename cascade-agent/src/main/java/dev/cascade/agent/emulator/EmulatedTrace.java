@@ -29,10 +29,10 @@ import java.util.stream.IntStream;
  * <p>A kernel file no larger than {@code countLimitBytes} on disk is read in full: its instructions
  * are counted, with their active lanes (the mask's bits) and whether they touch global or shared
  * memory (by opcode; a TMA transfer by the bytes its line says it moves). Lines are read as
- * Accel-Sim reads them, up to tracer version 6 ({@link TraceLine}). A larger one is estimated: about one warp instruction per {@value
- * #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz file taken as {@value #XZ_RATIO} times
- * its size, never fewer than one per warp of the grid; full lanes; and a memory mix drawn from the
- * kernel's name (the same for every config and replica).
+ * Accel-Sim reads them, up to tracer version 6 ({@link TraceLine}). A larger one is estimated:
+ * about one warp instruction per {@value #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz
+ * file taken as {@value #XZ_RATIO} times its size, never fewer than one per warp of the grid; full
+ * lanes; and a memory mix drawn from the kernel's name (the same for every config and replica).
  *
  * <p>Where processing left {@link PrecomputedCounts} beside the list, a kernel whose entry still
  * matches its file is taken from there instead, with the same numbers, without opening the file.
