@@ -16,6 +16,10 @@ package dev.cascade.core;
  *     printed
  * @param reusedFrom the earlier sim whose results this sim took instead of simulating; null when it
  *     simulated
+ * @param accelSimVersion the version the log's {@code Accel-Sim ... [build ...]} line names; null
+ *     when it names none (Accel-Sim up to v2.0.0 prints only its build) or until printed
+ * @param gpgpuSimVersion the version the log's GPGPU-Sim line names, {@code 4.2.0} of {@code ***
+ *     GPGPU-Sim Simulator Version 4.2.0 [build ...] ***}; null until printed
  */
 public record Provenance(
     String traceHash,
@@ -23,10 +27,24 @@ public record Provenance(
     String simulator,
     String accelSimBuild,
     String gpgpuSimBuild,
-    String reusedFrom) {
+    String reusedFrom,
+    String accelSimVersion,
+    String gpgpuSimVersion) {
 
   /** Nothing known. */
-  public static final Provenance UNKNOWN = new Provenance(null, null, null, null, null, null);
+  public static final Provenance UNKNOWN =
+      new Provenance(null, null, null, null, null, null, null, null);
+
+  /** Provenance without the versions the log names. */
+  public Provenance(
+      String traceHash,
+      String configHash,
+      String simulator,
+      String accelSimBuild,
+      String gpgpuSimBuild,
+      String reusedFrom) {
+    this(traceHash, configHash, simulator, accelSimBuild, gpgpuSimBuild, reusedFrom, null, null);
+  }
 
   /** True when everything reuse compares is known: trace, config and simulator. */
   public boolean reusable() {
@@ -34,10 +52,39 @@ public record Provenance(
   }
 
   public Provenance withBuilds(String accelSim, String gpgpuSim) {
-    return new Provenance(traceHash, configHash, simulator, accelSim, gpgpuSim, reusedFrom);
+    return new Provenance(
+        traceHash,
+        configHash,
+        simulator,
+        accelSim,
+        gpgpuSim,
+        reusedFrom,
+        accelSimVersion,
+        gpgpuSimVersion);
+  }
+
+  /** These inputs with the versions the log's build lines named. */
+  public Provenance withVersions(String accelSim, String gpgpuSim) {
+    return new Provenance(
+        traceHash,
+        configHash,
+        simulator,
+        accelSimBuild,
+        gpgpuSimBuild,
+        reusedFrom,
+        accelSim,
+        gpgpuSim);
   }
 
   public Provenance withReusedFrom(String simId) {
-    return new Provenance(traceHash, configHash, simulator, accelSimBuild, gpgpuSimBuild, simId);
+    return new Provenance(
+        traceHash,
+        configHash,
+        simulator,
+        accelSimBuild,
+        gpgpuSimBuild,
+        simId,
+        accelSimVersion,
+        gpgpuSimVersion);
   }
 }

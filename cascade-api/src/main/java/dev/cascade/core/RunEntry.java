@@ -9,10 +9,19 @@ import java.util.Objects;
  *
  * @param timeLimit the wall time each sim of the entry may take once launched; null for none. A sim
  *     over it is stopped and fails with {@code timed out after ...}
+ * @param context which CUDA context of the trace to simulate, for a trace with several (Accel-Sim
+ *     2.0's tracer writes a list per context): {@code kernelslist} for the first (its {@code
+ *     kernelslist.g}), or another's list name such as {@code kernelslist_ctx_0x2} (its {@code
+ *     kernelslist_ctx_0x2.g}); null for the first. The kernel window counts positions in that
+ *     context's list.
  */
-public record RunEntry(String gpuConfig, int count, String kernels, Duration timeLimit) {
+public record RunEntry(
+    String gpuConfig, int count, String kernels, Duration timeLimit, String context) {
 
   public static final int MAX_COUNT = 64;
+
+  /** The longest context name taken. */
+  public static final int MAX_CONTEXT_CHARS = 200;
 
   public RunEntry {
     Objects.requireNonNull(gpuConfig, "gpuConfig");
@@ -28,6 +37,14 @@ public record RunEntry(String gpuConfig, int count, String kernels, Duration tim
     if (timeLimit != null) {
       TimeLimit.requireValid(timeLimit);
     }
+    if (context != null) {
+      requireValidContext(context);
+    }
+  }
+
+  /** An entry of the trace's first CUDA context (or its only one). */
+  public RunEntry(String gpuConfig, int count, String kernels, Duration timeLimit) {
+    this(gpuConfig, count, kernels, timeLimit, null);
   }
 
   /** An entry simulating every kernel of the trace, without a time limit. */
@@ -54,7 +71,45 @@ public record RunEntry(String gpuConfig, int count, String kernels, Duration tim
 
   /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
   public RunEntry withTimeLimit(Duration timeLimit) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit);
+    return new RunEntry(gpuConfig, count, kernels, timeLimit, context);
+  }
+
+  /** This entry simulating the CUDA context {@code context} of the trace (null: the first). */
+  public RunEntry withContext(String context) {
+    return new RunEntry(gpuConfig, count, kernels, timeLimit, context);
+  }
+
+  /**
+   * Checks that {@code context} can name a CUDA context: a list name of letters, digits, {@code _},
+   * {@code .} and {@code -}, such as {@code kernelslist_ctx_0x2}. Whether the trace has it is
+   * checked when the run is made.
+   *
+   * @throws IllegalArgumentException naming the value when it cannot
+   */
+  public static void requireValidContext(String context) {
+    boolean valid =
+        !context.isEmpty()
+            && context.length() <= MAX_CONTEXT_CHARS
+            && !context.startsWith(".")
+            && context
+                .chars()
+                .allMatch(
+                    c ->
+                        (c >= 'a' && c <= 'z')
+                            || (c >= 'A' && c <= 'Z')
+                            || (c >= '0' && c <= '9')
+                            || c == '_'
+                            || c == '.'
+                            || c == '-');
+    if (!valid) {
+      throw new IllegalArgumentException(
+          "context must name a CUDA context of the trace, such as kernelslist (the first) or"
+              + " kernelslist_ctx_0x2 (cascade trace-info lists them); got \""
+              + (context.length() > MAX_CONTEXT_CHARS
+                  ? context.substring(0, MAX_CONTEXT_CHARS) + "..."
+                  : context)
+              + "\"");
+    }
   }
 
   /**

@@ -45,13 +45,18 @@ final class Printed {
   static String entries(List<RunEntry> entries) {
     List<String> parts = new ArrayList<>();
     for (RunEntry entry : entries) {
+      List<String> notes = new ArrayList<>();
+      if (entry.context() != null) {
+        notes.add("CUDA context " + entry.context());
+      }
+      if (entry.timeLimit() != null) {
+        notes.add("at most " + TimeLimit.format(entry.timeLimit()) + " each");
+      }
       parts.add(
           entry.gpuConfig()
               + " x"
               + entry.count()
-              + (entry.timeLimit() == null
-                  ? ""
-                  : " (at most " + TimeLimit.format(entry.timeLimit()) + " each)"));
+              + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
     }
     return String.join(", ", parts);
   }

@@ -41,6 +41,15 @@ final class RunRequestArguments {
   String kernels;
 
   @Option(
+      names = "--context",
+      paramLabel = "NAME",
+      description =
+          "For a trace with several CUDA contexts, the one to simulate: kernelslist (the first,"
+              + " the default) or another's list name such as kernelslist_ctx_0x2 (cascade"
+              + " trace-info lists them); --kernels then counts positions in its list.")
+  String context;
+
+  @Option(
       names = "--reuse",
       description =
           "Take the results of earlier succeeded sims with the same trace, config, simulator,"
@@ -69,13 +78,23 @@ final class RunRequestArguments {
               + " as timed out (default: none).")
   String timeLimit;
 
-  /** The entries as the run request takes them: the kernel window and time limit when given. */
+  /**
+   * The entries as the run request takes them: the kernel window, time limit and CUDA context when
+   * given.
+   */
   List<RunEntry> runEntries() {
     Duration limit = timeLimit();
     List<RunEntry> plain = ConfigCount.runEntries(entries);
+    if (context != null) {
+      try {
+        RunEntry.requireValidContext(context);
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), "context");
+      }
+    }
     try {
       return plain.stream()
-          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit))
+          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit, context))
           .toList();
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "kernels");

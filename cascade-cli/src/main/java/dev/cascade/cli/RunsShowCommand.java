@@ -62,6 +62,10 @@ final class RunsShowCommand implements Callable<Integer> {
     facts.row("created", created + " (" + Formats.ago(created, now) + " ago)");
     facts.row("entries", Printed.entries(run.entries()));
     facts.row("sims", run.sims().size() + ": " + byState(run));
+    String simulators = simulators(run);
+    if (!simulators.isEmpty()) {
+      facts.row("simulator", simulators);
+    }
     facts.print(out);
     out.println();
     TextTable sims =
@@ -88,6 +92,33 @@ final class RunsShowCommand implements Callable<Integer> {
         .queuedReason(sim.id())
         .map(reason -> "queued: " + reason)
         .orElseGet(() -> Formats.shorten(sim.progress().currentKernel(), KERNEL_WIDTH));
+  }
+
+  /**
+   * What the sims' logs say produced them, each different one once: {@code Accel-Sim [build
+   * accelsim-commit-...], GPGPU-Sim 4.2.0 [build gpgpu-sim_git-commit-...]}; empty before any log
+   * printed its builds.
+   */
+  static String simulators(Run run) {
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    for (Sim sim : run.sims()) {
+      dev.cascade.core.Provenance p = sim.provenance();
+      java.util.List<String> parts = new java.util.ArrayList<>();
+      if (p.accelSimBuild() != null) {
+        parts.add(built("Accel-Sim", p.accelSimVersion(), p.accelSimBuild()));
+      }
+      if (p.gpgpuSimBuild() != null) {
+        parts.add(built("GPGPU-Sim", p.gpgpuSimVersion(), p.gpgpuSimBuild()));
+      }
+      if (!parts.isEmpty()) {
+        seen.add(String.join(", ", parts));
+      }
+    }
+    return String.join("; ", seen);
+  }
+
+  private static String built(String component, String version, String build) {
+    return component + (version == null ? "" : " " + version) + " [build " + build + "]";
   }
 
   /** Sims by state in the order they come: {@code running 2, succeeded 1}. */

@@ -118,6 +118,28 @@ final class RunsCommandIT {
   }
 
   @Test
+  void create_aContextTheTraceHasNot_isAUsageErrorNamingItAndTheTracesContexts()
+      throws Exception {
+    Result unknown =
+        cascade.run("runs", "create", "demo", "SM90_H100:1", "--context", "kernelslist_ctx_0x9");
+    Result malformed = cascade.run("runs", "create", "demo", "SM90_H100:1", "--context", "../x");
+
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err())
+        .startsWith("cascade: trace \"demo\" has no CUDA context \"kernelslist_ctx_0x9\"")
+        .contains("its contexts: kernelslist");
+    assertThat(malformed.exit()).isEqualTo(2);
+    assertThat(malformed.err()).startsWith("cascade: --context must name").contains("\"../x\"");
+    assertThat(cascade.engine.runs().list()).isEmpty();
+
+    Result first =
+        cascade.run("runs", "create", "demo", "SM90_H100:1", "--context", "kernelslist", "--json");
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(JSON.readTree(first.out()).get("entries").get(0).get("context").asText())
+        .isEqualTo("kernelslist");
+  }
+
+  @Test
   void create_countAbove64_failsWithOneLineNamingTheField() {
     Result result = cascade.run("runs", "create", "demo", "SM90_H100:1", "SM90_H200:65");
 

@@ -54,4 +54,28 @@ final class RunsShowPrintTest {
         .containsPattern("launching\\s+0/3\\s+queued: Slurm state PENDING \\(Priority\\)\\s+")
         .containsPattern("running\\s+1/3\\s+kernel_2\\s+");
   }
+
+  @Test
+  void print_showsTheEntrysContextAndWhichAccelSimMadeTheLogs() throws Exception {
+    String json =
+        RUN_JSON
+            .replace("\"count\": 2}", "\"count\": 2, \"context\": \"kernelslist_ctx_0x2\"}")
+            .replace(
+                "\"latest_metrics\": null, \"log_outcome\": null, \"heartbeat_age_s\": 1.42,",
+                "\"latest_metrics\": null, \"log_outcome\": null, \"heartbeat_age_s\": 1.42,"
+                    + " \"provenance\": {\"accelsim_build\": \"accelsim-commit-0123abc\","
+                    + " \"gpgpusim_build\": \"gpgpu-sim_git-commit-667834cf\","
+                    + " \"gpgpusim_version\": \"4.2.0\"},");
+    Run run = ApiJson.readRun(new ObjectMapper().readTree(json));
+
+    StringWriter text = new StringWriter();
+    RunsShowCommand.print(
+        new PrintWriter(text), new QueuedRun(run, Map.of()), Instant.parse("2026-11-29T23:01:21Z"));
+
+    assertThat(text.toString())
+        .contains("SM90_H100 x2 (CUDA context kernelslist_ctx_0x2)")
+        .containsPattern(
+            "simulator\\s+Accel-Sim \\[build accelsim-commit-0123abc\\], GPGPU-Sim 4.2.0"
+                + " \\[build gpgpu-sim_git-commit-667834cf\\]");
+  }
 }

@@ -136,6 +136,9 @@ final class RetryReuseWindowTest {
     assertThat(provenance.simulator()).isEqualTo("cascade-emulator-2.0");
     assertThat(provenance.accelSimBuild()).isEqualTo("accelsim-commit-73f9fac");
     assertThat(provenance.gpgpuSimBuild()).isEqualTo("gpgpu-sim_git-commit-667834cf");
+    // The versions the build lines name: GPGPU-Sim's; Accel-Sim's line names none.
+    assertThat(provenance.gpgpuSimVersion()).isEqualTo("4.2.0");
+    assertThat(provenance.accelSimVersion()).isNull();
     assertThat(provenance.reusedFrom()).isNull();
     assertThat(run.sims().get(1).provenance().traceHash()).isEqualTo(provenance.traceHash());
 
@@ -165,6 +168,7 @@ final class RetryReuseWindowTest {
       Sim reused = again.sims().get(replica);
       assertThat(reused.replica()).isEqualTo(replica);
       assertThat(reused.provenance().reusedFrom()).isEqualTo(earlier.id());
+      assertThat(reused.provenance().gpgpuSimVersion()).isEqualTo("4.2.0");
       assertThat(reused.launcherRef()).isNull();
       assertThat(engine.runs().kernels(reused.id()))
           .isEqualTo(engine.runs().kernels(earlier.id()))

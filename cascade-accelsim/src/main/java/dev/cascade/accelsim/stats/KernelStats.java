@@ -2,6 +2,7 @@ package dev.cascade.accelsim.stats;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -23,6 +24,9 @@ import java.util.Objects;
  * @param stats every numeric {@code key = value} of the block, in log order, with unique keys (see
  *     {@code docs/accelsim.md} for how keys are named); values are {@link Long} for integers and
  *     {@link Double} for decimals; unmodifiable
+ * @param vectors every vector statistic of the block, {@code key = v0,v1,...} (two or more numbers
+ *     separated by commas, as Accel-Sim 2.0 prints some), its values in order, in log order; a key
+ *     printed again gets {@code #2}, {@code #3}...; empty when the block has none; unmodifiable
  */
 public record KernelStats(
     String name,
@@ -31,7 +35,8 @@ public record KernelStats(
     long cycles,
     long instructions,
     double ipc,
-    Map<String, Number> stats) {
+    Map<String, Number> stats,
+    Map<String, List<Number>> vectors) {
 
   /** Receives statistics one at a time, without boxing: see {@link #forEachStat}. */
   public interface StatVisitor {
@@ -65,6 +70,27 @@ public record KernelStats(
                   Objects.requireNonNull(value, "stats value for '" + key + "'")));
       stats = Collections.unmodifiableMap(copy);
     }
+    if (vectors == null || vectors.isEmpty()) {
+      vectors = Map.of();
+    } else {
+      Map<String, List<Number>> copy = new LinkedHashMap<>();
+      vectors.forEach(
+          (key, values) ->
+              copy.put(Objects.requireNonNull(key, "vectors key"), List.copyOf(values)));
+      vectors = Collections.unmodifiableMap(copy);
+    }
+  }
+
+  /** A kernel without vector statistics. */
+  public KernelStats(
+      String name,
+      long uid,
+      int instance,
+      long cycles,
+      long instructions,
+      double ipc,
+      Map<String, Number> stats) {
+    this(name, uid, instance, cycles, instructions, ipc, stats, Map.of());
   }
 
   /** Calls {@code visitor} with every statistic of the block, in log order. */

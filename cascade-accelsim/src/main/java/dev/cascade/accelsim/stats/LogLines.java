@@ -235,7 +235,8 @@ final class LogLines {
     int s = at + BUILD.length;
     int close = indexOf(b, s, end, (byte) ']');
     String build = decodeTrimmed(b, s, close < 0 ? end : close);
-    listener.onBuild(new BuildString(component, build, decodeTrimmed(b, p, end)));
+    String version = BuildString.versionIn(decodeTrimmed(b, p, at));
+    listener.onBuild(new BuildString(component, build, decodeTrimmed(b, p, end), version));
     return true;
   }
 

@@ -5,8 +5,11 @@ import static dev.cascade.accelsim.stats.Bytes.skipBlanks;
 import static dev.cascade.accelsim.stats.Bytes.trimRight;
 
 import dev.cascade.accelsim.stats.KeyTable.Key;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,6 +55,7 @@ final class StatsBlock {
   private final StatsLayout[] layouts = new StatsLayout[LAYOUT_CACHE];
   private int nextLayout;
   private byte[] fieldKey = new byte[128]; // a field list's "prefix.field" key being looked up
+  private Map<String, List<Number>> vectors; // null until the block has one
 
   // Across blocks.
   private long previousTotalCycles;
@@ -75,6 +79,7 @@ final class StatsBlock {
     simCycles = -1;
     simInsn = -1;
     uid = -1;
+    vectors = null;
   }
 
   /**
@@ -99,11 +104,51 @@ final class StatsBlock {
     if (!key.plain) {
       return false;
     }
-    if (number.scan(b, skipBlanks(b, equals + 1, end), end)
-        && NumberScanner.unitOnly(b, number.end, end)) {
-      add(key);
+    if (number.scan(b, skipBlanks(b, equals + 1, end), end)) {
+      if (NumberScanner.unitOnly(b, number.end, end)) {
+        add(key);
+      } else {
+        vector(key, b, number.end, end);
+      }
     }
     return key == siliconSlowdown;
+  }
+
+  /**
+   * {@code key = v0,v1,...}: the number just scanned, then {@code ,} and a number, again and again
+   * (blanks around them and one comma at the end allowed). Kept as a list when the whole rest of
+   * the line is such; anything else is skipped, as before.
+   */
+  private void vector(Key key, byte[] b, int p, int end) {
+    List<Number> values = new ArrayList<>();
+    values.add(scanned());
+    int q = skipBlanks(b, p, end);
+    while (q < end && b[q] == ',') {
+      q = skipBlanks(b, q + 1, end);
+      if (q == end) {
+        break; // a trailing comma
+      }
+      if (!number.scan(b, q, end)) {
+        return;
+      }
+      values.add(scanned());
+      q = skipBlanks(b, number.end, end);
+    }
+    if (q != end || values.size() < 2) {
+      return;
+    }
+    if (vectors == null) {
+      vectors = new LinkedHashMap<>();
+    }
+    String name = key.name;
+    for (int n = 2; vectors.containsKey(name); n++) {
+      name = key.name + "#" + n;
+    }
+    vectors.put(name, List.copyOf(values));
+  }
+
+  private Number scanned() {
+    return number.isDecimal ? (Number) number.doubleValue : (Number) number.longValue;
   }
 
   /**
@@ -237,7 +282,8 @@ final class StatsBlock {
     BlockStats stats =
         new BlockStats(
             layout(), Arrays.copyOf(values, count), Arrays.copyOf(decimals, (count + 63) >>> 6));
-    return new KernelStats(name, kernelUid, instance, cycles, insn, ipc, stats);
+    return new KernelStats(
+        name, kernelUid, instance, cycles, insn, ipc, stats, vectors == null ? Map.of() : vectors);
   }
 
   /** The layout of the current block's keys, shared with earlier blocks that had the same keys. */

@@ -100,6 +100,26 @@ public final class StatsJson implements StatsWriter {
     json.beginObject();
     kernel.forEachStat(statWriter);
     json.endObject();
+    if (!kernel.vectors().isEmpty()) {
+      json.name("vectors");
+      json.beginObject();
+      kernel
+          .vectors()
+          .forEach(
+              (key, values) -> {
+                json.name(key);
+                json.beginArray();
+                for (Number value : values) {
+                  if (value instanceof Double decimal) {
+                    json.value(decimal.doubleValue());
+                  } else {
+                    json.value(value.longValue());
+                  }
+                }
+                json.endArray();
+              });
+      json.endObject();
+    }
     json.endObject();
   }
 

@@ -94,6 +94,38 @@ public final class TraceLayout {
   }
 
   /**
+   * The name of a trace's first CUDA context, the one upstream's post-processor writes as {@code
+   * kernelslist.g}: {@value}. The others are named by their lists without {@code .g} ({@code
+   * kernelslist_ctx_0x2} for {@code kernelslist_ctx_0x2.g}).
+   */
+  public static final String FIRST_CONTEXT = "kernelslist";
+
+  /**
+   * The CUDA contexts of the trace whose first list is {@code kernelsList}, each name with its
+   * processed list: {@value #FIRST_CONTEXT} with {@code kernelsList} first, then each other
+   * context's {@code kernelslist_ctx_0x<context>} in ascending context number.
+   */
+  public static java.util.SequencedMap<String, Path> contexts(Path kernelsList) {
+    java.util.LinkedHashMap<String, Path> contexts = new java.util.LinkedHashMap<>();
+    contexts.put(FIRST_CONTEXT, kernelsList);
+    for (Path other : findOtherContextLists(kernelsList)) {
+      String name = other.getFileName().toString();
+      contexts.put(name.substring(0, name.length() - ".g".length()), other);
+    }
+    return contexts;
+  }
+
+  /**
+   * The context {@code name} names among {@link #contexts}: its list name with or without {@code
+   * .g} ({@code kernelslist.g} and {@code kernelslist} both name the first); empty when the trace
+   * has no such context.
+   */
+  public static Optional<String> contextName(Path kernelsList, String name) {
+    String bare = name.endsWith(".g") ? name.substring(0, name.length() - ".g".length()) : name;
+    return contexts(kernelsList).containsKey(bare) ? Optional.of(bare) : Optional.empty();
+  }
+
+  /**
    * The name of the processed list written for raw list {@code rawList}: {@code kernelslist.g} for
    * the first of a trace's lists, {@code <raw name>.g} for the others.
    */

@@ -77,7 +77,7 @@ final class KernelStatsParserTest {
     assertThat(events.get(0))
         .isEqualTo(
             "build BuildString[component=ACCEL_SIM, build=accelsim-commit-abc,"
-                + " line=Accel-Sim [build accelsim-commit-abc]]");
+                + " line=Accel-Sim [build accelsim-commit-abc], version=null]");
     assertThat(events.get(2))
         .isEqualTo(
             "memcpy MemcpyCommand[kind=MemcpyHtoD, address="

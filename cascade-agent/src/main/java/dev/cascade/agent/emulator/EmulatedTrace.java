@@ -28,10 +28,11 @@ import java.util.stream.IntStream;
  *
  * <p>A kernel file no larger than {@code countLimitBytes} on disk is read in full: its instructions
  * are counted, with their active lanes (the mask's bits) and whether they touch global or shared
- * memory (by opcode). A larger one is estimated: about one warp instruction per {@value
- * #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz file taken as {@value #XZ_RATIO} times
- * its size, never fewer than one per warp of the grid; full lanes; and a memory mix drawn from the
- * kernel's name (the same for every config and replica).
+ * memory (by opcode; a TMA transfer by the bytes its line says it moves). Lines are read as
+ * Accel-Sim reads them, up to tracer version 6 ({@link TraceLine}). A larger one is estimated:
+ * about one warp instruction per {@value #BYTES_PER_INSTRUCTION} bytes of decompressed trace, an xz
+ * file taken as {@value #XZ_RATIO} times its size, never fewer than one per warp of the grid; full
+ * lanes; and a memory mix drawn from the kernel's name (the same for every config and replica).
  *
  * <p>Where processing left {@link PrecomputedCounts} beside the list, a kernel whose entry still
  * matches its file is taken from there instead, with the same numbers, without opening the file.
@@ -240,16 +241,20 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     private long warpTrips;
     private final Set<Long> warpLines = new HashSet<>();
     private final Set<Integer> pending = new HashSet<>();
+    // From the kernel's header, which comes before its instructions.
+    private int tracerVersion;
+    private boolean lineInfo;
 
     void accept(String line) {
       if (line.isEmpty()) {
         return;
       }
       char first = line.charAt(0);
-      if (first == '-'
-          || first == '#'
-          || line.startsWith("thread block")
-          || line.startsWith("cluster ")) {
+      if (first == '-') {
+        header(line);
+        return;
+      }
+      if (first == '#' || line.startsWith("thread block") || line.startsWith("cluster ")) {
         // "cluster id = ", "cluster cta = ", "cluster rank = ": Accel-Sim 2.0's block lines.
         return;
       }
@@ -260,66 +265,91 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
       if (line.startsWith("insts")) {
         return;
       }
-      String[] fields = line.split(" ");
-      String opcode = fields.length < 4 ? null : opcode(fields);
+      TraceLine parsed = TraceLine.parse(line, tracerVersion, lineInfo);
+      String opcode = parsed.opcode;
       if (opcode != null && (opcode.equals("REPLAY_START") || opcode.equals("REPLAY_END"))) {
         return; // tracer version 6's replay markers: no instruction the simulator runs
       }
       instructions++;
       warpInstructions++;
-      if (fields.length < 4) {
+      if (parsed.fields.length < (lineInfo ? 5 : 4)) {
         return;
       }
-      int active = lanes(fields[1]);
+      int active = parsed.lanes();
       lanes += active;
       if (opcode == null) {
         return;
       }
-      if (!pending.isEmpty() && readsPending(fields)) {
+      if (!pending.isEmpty() && readsPending(parsed)) {
         warpTrips++;
         pending.clear();
       }
       Kind kind = kind(opcode);
       if (kind == Kind.SHARED) {
         shared++;
-      } else if ((kind == Kind.LOAD || kind == Kind.STORE) && active > 0) {
-        MemoryOperand operand = MemoryOperand.of(fields);
-        long bytes = (operand.width() * (long) active + 31) / 32 * 32;
+      } else if (parsed.tma && active > 0) {
+        // A TMA (bulk tensor) transfer moves its byte count once, whatever its lanes and however
+        // many CTAs a multicast delivers to; it completes on an mbarrier, not on a register.
+        long bytes = parsed.tmaBytesMoved();
         if (kind == Kind.STORE) {
           stores++;
           storeBytes += bytes;
         } else {
           loads++;
           loadBytes += bytes;
-          if (warpLines.add(operand.firstAddress() >>> 7)) {
-            markPending(fields, operand.width());
+        }
+      } else if ((kind == Kind.LOAD || kind == Kind.STORE) && active > 0) {
+        int width = parsed.width > 0 ? parsed.width : 4;
+        long bytes = (width * (long) active + 31) / 32 * 32;
+        if (kind == Kind.STORE) {
+          stores++;
+          storeBytes += bytes;
+        } else {
+          loads++;
+          loadBytes += bytes;
+          if (warpLines.add(parsed.firstAddress >>> 7)) {
+            markPending(parsed, width);
           }
         }
       }
     }
 
-    /** Whether the instruction's source registers include a pending one. */
-    private boolean readsPending(String[] fields) {
+    /** {@code -accelsim tracer version = 6} and {@code -enable lineinfo = 1} say how to read. */
+    private void header(String line) {
+      int equals = line.indexOf('=');
+      if (equals < 0) {
+        return;
+      }
+      String key = line.substring(1, equals).trim();
+      String value = line.substring(equals + 1).trim();
       try {
-        int at = 3 + Integer.parseInt(fields[2]);
-        int sources = Integer.parseInt(fields[at + 1]);
-        for (int i = at + 2; i < at + 2 + sources && i < fields.length; i++) {
-          int register = register(fields[i]);
-          if (register >= 0 && pending.contains(register)) {
-            return true;
-          }
+        if (key.equals("accelsim tracer version")) {
+          tracerVersion = Integer.parseInt(value);
+        } else if (key.equals("enable lineinfo")) {
+          lineInfo = Integer.parseInt(value) != 0;
         }
-      } catch (RuntimeException e) {
-        return false;
+      } catch (NumberFormatException e) {
+        // not a number: read as the tracer's defaults (version 0, no line numbers)
+      }
+    }
+
+    /** Whether the instruction's source registers include a pending one. */
+    private boolean readsPending(TraceLine line) {
+      int end = Math.min(line.sourcesAt + line.sources, line.fields.length);
+      for (int i = line.sourcesAt; i < end; i++) {
+        int register = register(line.fields[i]);
+        if (register >= 0 && pending.contains(register)) {
+          return true;
+        }
       }
       return false;
     }
 
     /** A load's destinations, each as wide as its access ({@code .128} fills four registers). */
-    private void markPending(String[] fields, int width) {
-      int destinations = Integer.parseInt(fields[2]);
-      for (int i = 3; i < 3 + destinations; i++) {
-        int register = register(fields[i]);
+    private void markPending(TraceLine line, int width) {
+      int end = Math.min(line.destinationsAt + line.destinations, line.fields.length);
+      for (int i = line.destinationsAt; i < end; i++) {
+        int register = register(line.fields[i]);
         for (int r = 0; register >= 0 && r < Math.max(1, width / 4); r++) {
           pending.add(register + r);
         }
@@ -399,35 +429,6 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
         false);
   }
 
-  /** Active lanes of a hex mask such as {@code ffffffff}; 32 when it does not parse. */
-  static int lanes(String mask) {
-    if (mask.isEmpty() || mask.length() > 8) {
-      return 32;
-    }
-    try {
-      return Integer.bitCount(Integer.parseUnsignedInt(mask, 16));
-    } catch (NumberFormatException e) {
-      return 32;
-    }
-  }
-
-  /** {@code PC mask dest_num [dests...] opcode ...}: the opcode, or null. */
-  static String opcode(String[] fields) {
-    int destinations;
-    try {
-      destinations = Integer.parseInt(fields[2]);
-    } catch (NumberFormatException e) {
-      return null;
-    }
-    int at = 3 + destinations;
-    if (destinations < 0 || at >= fields.length) {
-      return null;
-    }
-    String opcode = fields[at];
-    int space = opcode.indexOf(' ');
-    return space < 0 ? opcode : opcode.substring(0, space);
-  }
-
   private enum Kind {
     LOAD,
     STORE,
@@ -439,8 +440,11 @@ public record EmulatedTrace(Path kernelsList, List<Step> steps) {
     int dot = opcode.indexOf('.');
     String base = dot < 0 ? opcode : opcode.substring(0, dot);
     return switch (base) {
-      case "LDG", "LD", "LDGSTS", "LDL", "UTMALDG" -> Kind.LOAD;
-      case "STG", "ST", "STL", "ATOM", "ATOMG", "RED", "UTMASTG" -> Kind.STORE;
+      case "LDG", "LD", "LDGSTS", "LDL", "UTMALDG", "UTMAPF", "UBLKPF" -> Kind.LOAD;
+      case "STG", "ST", "STL", "ATOM", "ATOMG", "RED", "UTMASTG", "UTMAREDG", "UBLKRED" ->
+          Kind.STORE;
+      // A bulk copy's direction is its suffix: .G.S writes global memory from shared.
+      case "UBLKCP" -> opcode.contains(".G.S") ? Kind.STORE : Kind.LOAD;
       case "LDS", "STS", "LDSM", "ATOMS" -> Kind.SHARED;
       default -> Kind.OTHER;
     };

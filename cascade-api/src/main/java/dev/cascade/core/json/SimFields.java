@@ -33,6 +33,8 @@ final class SimFields {
     produced.put("simulator", provenance.simulator());
     produced.put("accelsim_build", provenance.accelSimBuild());
     produced.put("gpgpusim_build", provenance.gpgpuSimBuild());
+    produced.put("accelsim_version", provenance.accelSimVersion());
+    produced.put("gpgpusim_version", provenance.gpgpuSimVersion());
     fields.put("provenance", produced);
   }
 
@@ -46,7 +48,14 @@ final class SimFields {
       return Provenance.UNKNOWN.withReusedFrom(reusedFrom);
     }
     List<String> values =
-        List.of("trace_hash", "config_hash", "simulator", "accelsim_build", "gpgpusim_build")
+        List.of(
+                "trace_hash",
+                "config_hash",
+                "simulator",
+                "accelsim_build",
+                "gpgpusim_build",
+                "accelsim_version",
+                "gpgpusim_version")
             .stream()
             .map(key -> node.path(key).isTextual() ? node.path(key).textValue() : "")
             .toList();
@@ -56,7 +65,9 @@ final class SimFields {
         orNull(values.get(2)),
         orNull(values.get(3)),
         orNull(values.get(4)),
-        reusedFrom);
+        reusedFrom,
+        orNull(values.get(5)),
+        orNull(values.get(6)));
   }
 
   private static String orNull(String value) {

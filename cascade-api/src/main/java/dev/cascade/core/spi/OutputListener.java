@@ -10,6 +10,15 @@ public interface OutputListener {
    */
   default void onBuild(String component, String build) {}
 
+  /**
+   * As {@link #onBuild(String, String)}, with the version the log names for the component ({@code
+   * 4.2.0} of {@code GPGPU-Sim Simulator Version 4.2.0}); null when it names none. By default the
+   * version is dropped.
+   */
+  default void onBuild(String component, String build, String version) {
+    onBuild(component, build);
+  }
+
   /** A kernel started: the one now running. */
   default void onKernelLaunched(String name, long uid) {}
 

@@ -58,7 +58,8 @@ export function originText(sim) {
 /** The full provenance, for the line's title. */
 export function originTitle(sim) {
   const p = sim.provenance || {};
-  return ['trace_hash', 'config_hash', 'simulator', 'accelsim_build', 'gpgpusim_build']
+  return ['trace_hash', 'config_hash', 'simulator', 'accelsim_build', 'gpgpusim_build',
+    'accelsim_version', 'gpgpusim_version']
     .filter((key) => p[key])
     .map((key) => `${key}: ${p[key]}`)
     .join('\n');

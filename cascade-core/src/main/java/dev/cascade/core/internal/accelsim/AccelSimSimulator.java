@@ -63,7 +63,8 @@ public final class AccelSimSimulator implements Simulator {
     public void onBuild(BuildString build) {
       listener.onBuild(
           build.component() == BuildString.Component.ACCEL_SIM ? "Accel-Sim" : "GPGPU-Sim",
-          build.build());
+          build.build(),
+          build.version());
     }
 
     @Override

@@ -75,7 +75,14 @@ final class ResourceSchemas {
             nullable(
                 string(
                     "Wall time each sim may take once launched: 30m, 90s, 2h, 1h30m (a request"
-                        + " may also give whole seconds); a sim over it fails, timed out"))));
+                        + " may also give whole seconds); a sim over it fails, timed out")),
+            "context",
+            string(
+                "For a trace with several CUDA contexts, the one to simulate: kernelslist (the"
+                    + " first, its kernelslist.g; the default) or another's list name, such as"
+                    + " kernelslist_ctx_0x2 (its kernelslist_ctx_0x2.g); the kernel window counts"
+                    + " positions in its list. Absent for the first. An unknown one is a 422"
+                    + " naming the contexts the trace has")));
     schemas.put(
         "RunRequest",
         object(
@@ -95,7 +102,10 @@ final class ResourceSchemas {
         object(
             List.of(),
             "trace_hash",
-            nullable(string("sha256:... of kernelslist.g and the kernel files it lists")),
+            nullable(
+                string(
+                    "sha256:... of kernelslist.g and the kernel files it lists (for another CUDA"
+                        + " context than the first, of its name and its list and files)")),
             "config_hash",
             nullable(string("sha256:... of gpgpusim.config and trace.config")),
             "simulator",
@@ -103,7 +113,18 @@ final class ResourceSchemas {
             "accelsim_build",
             nullable(string("From the log's Accel-Sim [build ...]")),
             "gpgpusim_build",
-            nullable(string("From the log's GPGPU-Sim ... [build ...]"))));
+            nullable(string("From the log's GPGPU-Sim ... [build ...]")),
+            "accelsim_version",
+            nullable(
+                string(
+                    "The version the log's Accel-Sim [build ...] line names before its build;"
+                        + " null when it names none (Accel-Sim up to v2.0.0 prints only its"
+                        + " build)")),
+            "gpgpusim_version",
+            nullable(
+                string(
+                    "The version the log's GPGPU-Sim line names: 4.2.0 of *** GPGPU-Sim"
+                        + " Simulator Version 4.2.0 [build ...] ***"))));
     schemas.put(
         "Sim",
         object(

@@ -44,9 +44,10 @@ final class RunRoutes {
   }
 
   /**
-   * {@code {"trace_id", "entries": [{"gpu_config", "count", "time_limit"}], "owner", "priority"}}:
-   * 201 with the run and its {@code Location}. Types and ranges are checked here so the error names
-   * the exact field; the run manager checks the rest (trace, configs, duplicates).
+   * {@code {"trace_id", "entries": [{"gpu_config", "count", "kernels", "time_limit", "context"}],
+   * "owner", "priority"}}: 201 with the run and its {@code Location}. Types and ranges are checked
+   * here so the error names the exact field; the run manager checks the rest (trace, configs,
+   * duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);
@@ -64,8 +65,16 @@ final class RunRoutes {
       int count = count(item, gpuConfig);
       String kernels = item.optionalString("kernels");
       Duration timeLimit = item.optionalTimeLimit("time_limit");
+      String context = item.optionalString("context");
+      if (context != null) {
+        try {
+          RunEntry.requireValidContext(context);
+        } catch (IllegalArgumentException e) {
+          throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("context"));
+        }
+      }
       try {
-        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit));
+        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit, context));
       } catch (IllegalArgumentException e) {
         throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
       }

@@ -118,8 +118,7 @@ final class ParseRecorder {
     }
     sims.recordParse(connection, sim.simId, prepared.progress);
     if (prepared.builds != null) {
-      sims.recordBuilds(
-          connection, sim.simId, prepared.builds.accelSim(), prepared.builds.gpgpuSim());
+      sims.recordBuilds(connection, sim.simId, prepared.builds);
       sim.buildsStored = prepared.builds;
     }
     if (prepared.progressChanged) {

@@ -129,10 +129,22 @@ final class SimParse implements OutputListener {
    */
   @Override
   public void onBuild(String component, String build) {
+    onBuild(component, build, null);
+  }
+
+  /** As {@link #onBuild(String, String)}, keeping the version the line names with its build. */
+  @Override
+  public void onBuild(String component, String build, String version) {
     if (component.equals("GPGPU-Sim")) {
-      builds = builds.gpgpuSim() == null ? new LogBuilds(builds.accelSim(), build) : builds;
+      builds =
+          builds.gpgpuSim() == null
+              ? new LogBuilds(builds.accelSim(), build, builds.accelSimVersion(), version)
+              : builds;
     } else {
-      builds = builds.accelSim() == null ? new LogBuilds(build, builds.gpgpuSim()) : builds;
+      builds =
+          builds.accelSim() == null
+              ? new LogBuilds(build, builds.gpgpuSim(), version, builds.gpgpuSimVersion())
+              : builds;
     }
   }
 

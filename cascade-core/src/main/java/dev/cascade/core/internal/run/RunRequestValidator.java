@@ -1,5 +1,7 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.accelsim.trace.KernelsList;
+import dev.cascade.accelsim.trace.TraceLayout;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
@@ -8,16 +10,22 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.trace.TraceStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SequencedMap;
 import java.util.Set;
 
 /**
  * Checks a run request before anything is written: the trace exists (404), is ready and not a
  * sample (409); entries are there, each config known, usable and of the trace's architecture, and
- * named once (422). Each error names the request field it is about.
+ * named once, each context one the trace has and each kernel window inside it (422). Each error
+ * names the request field it is about.
  */
 public final class RunRequestValidator {
 
@@ -77,8 +85,15 @@ public final class RunRequestValidator {
     catalog.list().forEach(config -> known.put(config.name(), config));
     Set<String> seen = new HashSet<>();
     Map<RunEntry, GpuConfig> configs = new LinkedHashMap<>();
+    Map<RunEntry, TraceContext> contexts = new LinkedHashMap<>();
+    List<RunEntry> checked = new ArrayList<>();
     for (int i = 0; i < entries.size(); i++) {
-      RunEntry entry = entries.get(i);
+      RunEntry given = entries.get(i);
+      TraceContext context = context(trace, given, "entries[" + i + "].context");
+      RunEntry entry =
+          given.context() == null
+              ? given
+              : given.withContext(context.isFirst() ? TraceLayout.FIRST_CONTEXT : context.name());
       String field = "entries[" + i + "].gpu_config";
       if (!seen.add(entry.gpuConfig())) {
         throw new CascadeException(
@@ -123,9 +138,15 @@ public final class RunRequestValidator {
             field);
       }
       String kernelsField = "entries[" + i + "].kernels";
+      int kernelCount = context.kernelCount();
+      String of =
+          "trace \""
+              + traceId
+              + "\""
+              + (context.isFirst() ? "" : " (context " + context.name() + ")");
       entry
           .window()
-          .filter(window -> window.last() > trace.kernelCount())
+          .filter(window -> window.last() > kernelCount)
           .ifPresent(
               window -> {
                 throw new CascadeException(
@@ -134,19 +155,96 @@ public final class RunRequestValidator {
                         + window.text()
                         + "\" names kernel "
                         + window.last()
-                        + " but trace \""
-                        + traceId
-                        + "\" has "
-                        + trace.kernelCount()
+                        + " but "
+                        + of
+                        + " has "
+                        + kernelCount
                         + " kernels; name positions 1 to "
-                        + trace.kernelCount(),
+                        + kernelCount,
                     kernelsField);
               });
       configs.put(entry, config);
+      contexts.put(entry, context);
+      checked.add(entry);
     }
-    return new Validated(trace, configs);
+    return new Validated(trace, configs, contexts, List.copyOf(checked));
   }
 
-  /** A request that passed: the trace and each entry's config. */
-  public record Validated(Trace trace, Map<RunEntry, GpuConfig> configs) {}
+  /**
+   * The CUDA context {@code entry} asks for: the first when it names none (nothing is read), else
+   * the trace's context of that name (its list with or without {@code .g}); 422 naming the value
+   * and the contexts the trace has when it has no such context.
+   */
+  private TraceContext context(Trace trace, RunEntry entry, String field) {
+    if (entry.context() == null) {
+      return TraceContext.first(trace.kernelCount());
+    }
+    Path folder = traces.folderOf(trace.id());
+    Optional<Path> list = TraceLayout.findProcessedList(folder);
+    if (list.isEmpty()) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "context \""
+              + entry.context()
+              + "\" cannot be chosen: trace \""
+              + trace.id()
+              + "\" has no "
+              + TraceLayout.PROCESSED_LIST
+              + ", so no CUDA contexts; leave context out",
+          field);
+    }
+    SequencedMap<String, Path> known = TraceLayout.contexts(list.get());
+    String name =
+        TraceLayout.contextName(list.get(), entry.context())
+            .orElseThrow(
+                () ->
+                    new CascadeException(
+                        ErrorCode.INVALID,
+                        "trace \""
+                            + trace.id()
+                            + "\" has no CUDA context \""
+                            + entry.context()
+                            + "\"; its contexts: "
+                            + String.join(", ", known.keySet())
+                            + " ("
+                            + TraceLayout.FIRST_CONTEXT
+                            + " is the first, the default)",
+                        field));
+    if (name.equals(TraceLayout.FIRST_CONTEXT)) {
+      return TraceContext.first(trace.kernelCount());
+    }
+    Path contextList = known.get(name);
+    try {
+      return new TraceContext(name, contextList, KernelsList.read(contextList).kernelCount());
+    } catch (IOException | RuntimeException e) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "context \""
+              + name
+              + "\" of trace \""
+              + trace.id()
+              + "\" cannot be read ("
+              + contextList.getFileName()
+              + "): "
+              + e.getMessage(),
+          field);
+    }
+  }
+
+  /**
+   * A request that passed: the trace and, per entry, its config and its CUDA context; {@code
+   * entries} are the request's, a context named as its list ({@code kernelslist_ctx_0x2.g}) written
+   * as the context's name ({@code kernelslist_ctx_0x2}). The maps are keyed by these entries.
+   */
+  public record Validated(
+      Trace trace,
+      Map<RunEntry, GpuConfig> configs,
+      Map<RunEntry, TraceContext> contexts,
+      List<RunEntry> entries) {
+
+    /** The context of {@code entry}, one of {@link #entries}; the first when it has none. */
+    TraceContext contextOf(RunEntry entry) {
+      return contexts.getOrDefault(entry, TraceContext.first(trace.kernelCount()));
+    }
+  }
 }

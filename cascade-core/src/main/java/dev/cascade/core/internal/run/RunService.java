@@ -26,7 +26,9 @@ import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.trace.TraceStore;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +102,9 @@ public final class RunService implements Runs {
     String runId = ids.newRunId();
     List<Sim> pending = new ArrayList<>();
     for (Map.Entry<RunEntry, GpuConfig> entry : request.configs().entrySet()) {
-      Provenance provenance = inputs.of(traces.folderOf(request.trace().id()), entry.getValue());
+      TraceContext context = request.contextOf(entry.getKey());
+      Provenance provenance =
+          inputs.of(traces.folderOf(request.trace().id()), context, entry.getValue());
       Optional<KernelWindow> window = entry.getKey().window();
       for (int replica = 0; replica < entry.getKey().count(); replica++) {
         Sim sim =
@@ -109,13 +113,15 @@ public final class RunService implements Runs {
                     runId,
                     entry.getKey().gpuConfig(),
                     replica,
-                    request.trace().kernelCount(),
+                    context.kernelCount(),
                     now)
                 .withProvenance(provenance);
         pending.add(window.map(w -> sim.withKernels(w.text(), w.positions().size())).orElse(sim));
       }
     }
-    Run run = new Run(runId, traceId, entries, now, pending, options.owner(), options.priority());
+    Run run =
+        new Run(
+            runId, traceId, request.entries(), now, pending, options.owner(), options.priority());
     boolean reuse = options.reuse();
     Set<String> reused =
         database.write(
@@ -344,14 +350,36 @@ public final class RunService implements Runs {
         sim -> byConfig.computeIfAbsent(sim.gpuConfig(), c -> new ArrayList<>()).add(sim));
     byConfig.forEach(
         (gpuConfig, entrySims) -> {
-          GpuConfig config =
+          Map.Entry<RunEntry, GpuConfig> entry =
               request.configs().entrySet().stream()
-                  .filter(entry -> entry.getKey().gpuConfig().equals(gpuConfig))
+                  .filter(candidate -> candidate.getKey().gpuConfig().equals(gpuConfig))
                   .findFirst()
-                  .orElseThrow()
-                  .getValue();
+                  .orElseThrow();
           String traceId = request.trace().id();
-          launches.submitAll(entrySims, run, traceId, traces.folderOf(traceId), config);
+          Path traceDir;
+          try {
+            traceDir =
+                ContextTrace.folder(
+                    launches.dataDir(),
+                    run.id(),
+                    traces.folderOf(traceId),
+                    request.contextOf(entry.getKey()));
+          } catch (IOException e) {
+            String error =
+                "cannot lay out context "
+                    + request.contextOf(entry.getKey()).name()
+                    + " of trace "
+                    + traceId
+                    + ": "
+                    + e.getMessage();
+            for (Sim sim : entrySims) {
+              if (moves.move(sim.id(), null, SimState.FAILED, Outcome.error(error))) {
+                log.warn("sim {} cannot launch: {}", sim.id(), error);
+              }
+            }
+            return;
+          }
+          launches.submitAll(entrySims, run, traceId, traceDir, entry.getValue());
         });
   }
 }

@@ -41,23 +41,35 @@ final class SimInputs {
     this.simulator = simulatorOf(simCommand).orElse(null);
   }
 
-  /** The sim's inputs: {@code traceDir}'s trace on {@code config}, with this simulator. */
+  /** The sim's inputs: {@code traceDir}'s trace (its first context) on {@code config}. */
   Provenance of(Path traceDir, GpuConfig config) {
-    return new Provenance(traceHash(traceDir), configHash(config), simulator, null, null, null);
+    return of(traceDir, TraceContext.first(0), config);
+  }
+
+  /** The sim's inputs: {@code context} of {@code traceDir}'s trace on {@code config}. */
+  Provenance of(Path traceDir, TraceContext context, GpuConfig config) {
+    return new Provenance(
+        traceHash(traceDir, context), configHash(config), simulator, null, null, null);
   }
 
   /**
    * {@code sha256:} of {@code kernelslist.g} and, in list order, each kernel file's name and bytes
-   * (through their own hashes). Null when the trace cannot be read: the sim then simulates, and its
-   * own error says why.
+   * (through their own hashes). For another CUDA context than the first, of the context's name and
+   * then the same of its list ({@code kernelslist_ctx_0x2.g}), so reuse tells contexts apart; the
+   * first context's hash is the trace's as it always was. Null when the trace cannot be read: the
+   * sim then simulates, and its own error says why.
    */
-  private String traceHash(Path traceDir) {
+  private String traceHash(Path traceDir, TraceContext context) {
     try {
-      Optional<Path> list = TraceLayout.findProcessedList(traceDir);
+      Optional<Path> list =
+          context.isFirst() ? TraceLayout.findProcessedList(traceDir) : Optional.of(context.list());
       if (list.isEmpty()) {
         return null;
       }
       MessageDigest digest = sha256();
+      if (!context.isFirst()) {
+        digest.update(("context " + context.name() + "\n").getBytes(StandardCharsets.UTF_8));
+      }
       digest.update(fileHash(list.get()).getBytes(StandardCharsets.UTF_8));
       for (KernelsList.Kernel kernel : KernelsList.read(list.get()).kernels()) {
         digest.update(("\n" + kernel.line() + "\n").getBytes(StandardCharsets.UTF_8));

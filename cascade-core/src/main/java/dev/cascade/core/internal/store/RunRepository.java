@@ -315,7 +315,8 @@ public final class RunRepository {
 
   /**
    * Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}} (with {@code
-   * "time_limit_s"} when the entry has one), in request order.
+   * "time_limit_s"}, {@code "kernels"} and {@code "context"} when the entry has them), in request
+   * order.
    */
   private static String entriesJson(List<RunEntry> entries) {
     ArrayNode array = JSON.createArrayNode();
@@ -327,6 +328,9 @@ public final class RunRepository {
       }
       if (entry.timeLimit() != null) {
         object.put("time_limit_s", entry.timeLimit().toSeconds());
+      }
+      if (entry.context() != null) {
+        object.put("context", entry.context());
       }
     }
     try {
@@ -346,7 +350,8 @@ public final class RunRepository {
                 entry.path("gpu_config").asText(),
                 entry.path("count").asInt(),
                 entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null,
-                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null));
+                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null,
+                entry.hasNonNull("context") ? entry.get("context").asText() : null));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.store;
 
+import dev.cascade.accelsim.stats.LogBuilds;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.FailureClass;
 import dev.cascade.core.Provenance;
@@ -383,10 +384,12 @@ public final class SimRepository {
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE sims SET (exit_code, chunks_parsed, kernels_done, kernels_total,"
-                + " current_kernel, latest_metrics, log_outcome, accelsim_build, gpgpusim_build)"
+                + " current_kernel, latest_metrics, log_outcome, accelsim_build, gpgpusim_build,"
+                + " accelsim_version, gpgpusim_version)"
                 + " = (SELECT f.exit_code, f.chunks_parsed, f.kernels_done, f.kernels_total,"
                 + " f.current_kernel, f.latest_metrics, f.log_outcome, f.accelsim_build,"
-                + " f.gpgpusim_build FROM sims f WHERE f.id = ?),"
+                + " f.gpgpusim_build, f.accelsim_version, f.gpgpusim_version FROM sims f"
+                + " WHERE f.id = ?),"
                 + " state = 'succeeded', finished_at = ?, reused_from = ?"
                 + " WHERE id = ? AND state = 'pending'")) {
       SimRows.bind(update, from, SqlTimes.text(at), from, sim.id());
@@ -394,14 +397,25 @@ public final class SimRepository {
     }
   }
 
-  /** Stores the build strings the sim's log printed; a build already stored is kept. */
-  public void recordBuilds(Connection connection, String simId, String accelSim, String gpgpuSim)
+  /**
+   * Stores the build strings the sim's log printed and the versions their lines named; a build
+   * already stored is kept, and so is its version.
+   */
+  public void recordBuilds(Connection connection, String simId, LogBuilds builds)
       throws SQLException {
     try (PreparedStatement update =
         connection.prepareStatement(
-            "UPDATE sims SET accelsim_build = coalesce(accelsim_build, ?),"
-                + " gpgpusim_build = coalesce(gpgpusim_build, ?) WHERE id = ?")) {
-      SimRows.bind(update, accelSim, gpgpuSim, simId);
+            "UPDATE sims SET accelsim_version = CASE WHEN accelsim_build IS NULL THEN ? ELSE"
+                + " accelsim_version END, gpgpusim_version = CASE WHEN gpgpusim_build IS NULL"
+                + " THEN ? ELSE gpgpusim_version END, accelsim_build = coalesce(accelsim_build,"
+                + " ?), gpgpusim_build = coalesce(gpgpusim_build, ?) WHERE id = ?")) {
+      SimRows.bind(
+          update,
+          builds.accelSimVersion(),
+          builds.gpgpuSimVersion(),
+          builds.accelSim(),
+          builds.gpgpuSim(),
+          simId);
       update.executeUpdate();
     }
   }

@@ -32,7 +32,8 @@ final class SimRows {
           + " s.failure_class AS sim_failure_class, s.trace_hash AS sim_trace_hash,"
           + " s.config_hash AS sim_config_hash, s.simulator AS sim_simulator,"
           + " s.accelsim_build AS sim_accelsim_build, s.gpgpusim_build AS sim_gpgpusim_build,"
-          + " s.reused_from AS sim_reused_from";
+          + " s.reused_from AS sim_reused_from, s.accelsim_version AS sim_accelsim_version,"
+          + " s.gpgpusim_version AS sim_gpgpusim_version";
 
   /** Reads the {@link #COLUMNS} of the current row; they must come first in the select. */
   static Sim read(ResultSet row) throws SQLException {
@@ -68,7 +69,9 @@ final class SimRows {
             row.getString(24),
             row.getString(25),
             row.getString(26),
-            row.getString(27)));
+            row.getString(27),
+            row.getString(28),
+            row.getString(29)));
   }
 
   /** The row of {@code SELECT run_id, gpu_config, state, chunks_parsed, ... log_outcome}. */

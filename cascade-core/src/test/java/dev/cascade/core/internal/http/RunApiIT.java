@@ -297,6 +297,25 @@ final class RunApiIT {
   }
 
   @Test
+  void createRun_refusesAContextTheTraceHasNot_namingTheValueAndItsContexts() {
+    String entry =
+        "{\"trace_id\": \"demo\", \"entries\": [{\"gpu_config\": \"SM90_H100\", \"count\": 1";
+    Response unknown =
+        server.post("/api/runs", entry + ", \"context\": \"kernelslist_ctx_0x9\"}]}");
+
+    assertThat(unknown.status()).isEqualTo(422);
+    assertThat(unknown.errorField()).isEqualTo("entries[0].context");
+    assertThat(unknown.json().get("error").get("message").asText())
+        .contains("\"kernelslist_ctx_0x9\"", "its contexts: kernelslist");
+    assertRefused(entry + ", \"context\": \"../etc\"}]}", 422, "entries[0].context");
+    assertRefused(entry + ", \"context\": 2}]}", 422, "entries[0].context");
+    // The first context by name is the default.
+    Response first = server.post("/api/runs", entry + ", \"context\": \"kernelslist\"}]}");
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(first.json().get("entries").get(0).get("context").asText()).isEqualTo("kernelslist");
+  }
+
+  @Test
   void getRun_answers404NamingTheRun() {
     Response missing = server.get("/api/runs/r_nope");
 
