@@ -51,8 +51,17 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "ADDRESS",
       description =
           "Address to listen on (default ${DEFAULT-VALUE}); any other than loopback needs"
-              + " CASCADE_TOKEN.")
+              + " a token (--token-file).")
   String bind = ServerSettings.DEFAULT_BIND;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "A file only you can read (chmod 600) holding the API token clients must present."
+              + " Default: $CASCADE_TOKEN_FILE, else DATA_DIR/api-token when it exists; ./cascade"
+              + " serve passes $CASCADE_TOKEN on a descriptor, out of the server's environment.")
+  Path tokenFile;
 
   @Option(
       names = "--data-dir",
@@ -109,6 +118,16 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(shutdown);
     try {
       SimCommands.Choice simCommand = CascadeSettings.simCommandFromEnvironment(environment, data);
+      CascadeSettings.ServerToken token = CascadeSettings.serverToken(environment, tokenFile, data);
+      if (token.inEnvironment()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "cascade: warning: the API token comes from CASCADE_TOKEN in this server's own"
+                + " environment, which every process of this user (a sim among them) can read in"
+                + " /proc; start it with ./cascade serve, which passes it on a descriptor, or use"
+                + " --token-file");
+        err.flush();
+      }
       // S3 first: the API tells clients where it listens (GET /api/uploads).
       EmbeddedS3 s3 = null;
       if (!noS3) {
@@ -127,7 +146,7 @@ final class ServeCommand implements Callable<Integer> {
           ServerSettings.defaults()
               .withBind(bind)
               .withPort(port)
-              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null))
+              .withToken(token.token())
               .withUploads(
                   s3 == null
                       ? null
@@ -156,6 +175,9 @@ final class ServeCommand implements Callable<Integer> {
           .ifPresent(
               n -> out.println("  slots      " + n + " sims at once; the others wait in turn"));
       out.println("  configs    " + cascade.configs().source());
+      if (token.token() != null) {
+        out.println("  token      required, from " + token.source());
+      }
       if (!seeded.isEmpty()) {
         out.println("  seeded     " + String.join(", ", seeded) + " (a new data dir)");
       }

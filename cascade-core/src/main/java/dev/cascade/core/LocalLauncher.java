@@ -6,6 +6,7 @@ import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,12 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs each sim as a local process in a process group of its own ({@code setsid}), with stdout and
- * stderr appended to the launch's output file. The launcher ref is the process id, which is also
- * the group id. A sim's environment is the launch's ({@link SimLaunch#environment()}) over {@link
- * #BASE_VARIABLES}, never the rest of the app's. {@link #stop} sends SIGTERM to the group and
- * SIGKILL after a grace period (5 s by default), so nothing the sim started is left behind, and
- * reaps the process it started itself. It runs at most {@link #slots()} sims at once (by default
- * one per core); Cascade queues the rest.
+ * stderr appended to the launch's output file and its token as the first line of its stdin. The
+ * launcher ref is the process id, which is also the group id. A sim's environment is the launch's
+ * ({@link SimLaunch#environment()}) over {@link #BASE_VARIABLES}, never the rest of the app's.
+ * {@link #stop} sends SIGTERM to the group and SIGKILL after a grace period (5 s by default), so
+ * nothing the sim started is left behind, and reaps the process it started itself. It runs at most
+ * {@link #slots()} sims at once (by default one per core); Cascade queues the rest.
  */
 public final class LocalLauncher implements Launcher {
 
@@ -135,13 +136,14 @@ public final class LocalLauncher implements Launcher {
               .directory(launch.workDir().toFile())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.output().toFile()))
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+              .redirectInput(ProcessBuilder.Redirect.PIPE);
       // An explicit environment: nothing of the app's (its user token, its secrets) but the basics.
       builder.environment().clear();
       builder.environment().putAll(baseEnvironment());
       builder.environment().putAll(launch.environment());
       Process process = builder.start();
       long pid = process.pid();
+      giveToken(process, launch);
       started.put(pid, process);
       // The JDK reaps its own child; forget it once it has exited.
       process.onExit().thenRun(() -> started.remove(pid));
@@ -150,6 +152,19 @@ public final class LocalLauncher implements Launcher {
     } catch (IOException e) {
       throw new LaunchException(
           "cannot start sim " + launch.simId() + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  /**
+   * Writes the sim's token as the first line of its standard input and closes it: never in its
+   * environment or on a command line, where every process of the same user could read it. A sim
+   * that exits before reading it has no use for it.
+   */
+  private static void giveToken(Process process, SimLaunch launch) {
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.write(launch.contract().tokenInput());
+    } catch (IOException exitedAlready) {
+      // Its exit is seen as any other.
     }
   }
 
