@@ -1,8 +1,11 @@
 package dev.cascade.cli;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.TraceUploads;
@@ -91,6 +94,15 @@ final class ServeCommand implements Callable<Integer> {
               + " address with --bind; default: the server's own URL.")
   String publicUrl;
 
+  @Option(
+      names = "--sim-user",
+      paramLabel = "USER",
+      description =
+          "Run local sims as this OS user (runuser when serve runs as root, else sudo -n -u"
+              + " USER), so a sim cannot read the server or other users' sims; see"
+              + " docs/operations.md, Threat model.")
+  String simUser;
+
   @Mixin SlurmOptions slurm = new SlurmOptions();
 
   @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
@@ -152,6 +164,12 @@ final class ServeCommand implements Callable<Integer> {
                       ? null
                       : new TraceUploads(
                           s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
+      if (simUser != null && !sims.equals(LocalLauncher.NAME)) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "--sim-user runs local sims only; got --sims " + sims + "; leave --sim-user out",
+            "sim-user");
+      }
       CascadeSettings.Builder builder =
           slurm.apply(
               AppSetup.localSlots(
@@ -159,6 +177,9 @@ final class ServeCommand implements Callable<Integer> {
                   localSlots),
               sims,
               environment);
+      if (simUser != null) {
+        builder.launcher(new LocalLauncher().withSimUser(simUser));
+      }
       Cascade cascade = (publicUrl != null ? builder.mainUrl(publicUrl) : builder).build();
       List<String> seeded = AppSetup.seedIfNew(data);
       cascade.start();
@@ -168,6 +189,9 @@ final class ServeCommand implements Callable<Integer> {
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);
       out.println("  sims       " + sims + " launcher, " + simCommand.description());
+      if (simUser != null) {
+        out.println("  sim user   " + simUser + " (sims run as this OS user)");
+      }
       cascade
           .settings()
           .launcher()
