@@ -58,13 +58,13 @@ final class SlurmJobFiles {
     return text.toString();
   }
 
-  /** Reads its task's file, enters the sim's folder and becomes the sim, output to its file. */
+  /**
+   * Reads its task's file and deletes it (tasks are never requeued, so none reads it twice), enters
+   * the sim's folder and becomes the sim, output to its file.
+   */
   static String script(Path folder, List<String> command) {
-    return header()
-        + ". "
-        + quote(folder.toString())
-        + "/task-\"$SLURM_ARRAY_TASK_ID\".env\n"
-        + body(command);
+    String taskFile = quote(folder.toString()) + "/task-\"$SLURM_ARRAY_TASK_ID\".env";
+    return header() + ". " + taskFile + "\nrm -f " + taskFile + "\n" + body(command);
   }
 
   /** As {@link #script}, with every task's file inside it, chosen by the task id. */

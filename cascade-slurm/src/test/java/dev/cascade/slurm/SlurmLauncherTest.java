@@ -65,14 +65,40 @@ final class SlurmLauncherTest {
         new ProcessBuilder(
                 "sh",
                 "-c",
-                ". \"$1\"; printf '%s|%s|%s' \"$CASCADE_SIM_TOKEN\" \"$ODD\" \"$sim_dir\"",
+                ". \"$1\"; printf '%s|%s|%s|%s' \"$sim_token\" \"$ODD\" \"$sim_dir\""
+                    + " \"$(env | grep -c TOKEN)\"",
                 "sh",
                 task1.toString())
             .start();
     String read = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(shell.waitFor()).isZero();
     assertThat(read)
-        .isEqualTo(TOKEN + "-1|a 'quoted' $HOME `x` value|" + dir.resolve("data/work/sims/s_b"));
+        .isEqualTo(
+            TOKEN + "-1|a 'quoted' $HOME `x` value|" + dir.resolve("data/work/sims/s_b") + "|0");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void jobScript_givesTheSimItsTokenOnStdin_neverInItsEnvironment_andDeletesTheTaskFile(
+      boolean embed) throws Exception {
+    SlurmLauncherSettings settings = SlurmLauncherSettings.defaults();
+    List<SlurmTask> tasks =
+        List.of(SlurmTask.of(launch("s_a", 0), settings), SlurmTask.of(launch("s_b", 1), settings));
+    Path folder = dir.resolve("job");
+    List<String> sim =
+        List.of("sh", "-c", "read -r t; echo \"token=$t in-env=$(env | grep -c TOKEN)\"");
+    Path script = SlurmJobFiles.write(folder, tasks, sim, embed);
+
+    ProcessBuilder task = new ProcessBuilder("sh", script.toString());
+    task.environment().put("SLURM_ARRAY_TASK_ID", "1");
+    task.environment().remove("CASCADE_SIM_TOKEN");
+    Process shell = task.start();
+    assertThat(shell.waitFor()).isZero();
+
+    assertThat(dir.resolve("data/work/sims/s_b.out"))
+        .content()
+        .isEqualTo("token=" + TOKEN + "-1 in-env=0\n");
+    assertThat(folder.resolve("task-1.env")).doesNotExist();
   }
 
   @Test
