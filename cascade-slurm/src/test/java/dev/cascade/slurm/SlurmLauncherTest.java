@@ -102,6 +102,38 @@ final class SlurmLauncherTest {
   }
 
   @Test
+  void status_whileTheControllerDoesNotAnswer_isUnknownForEveryTask_notNothing() {
+    List<List<String>> asked = new java.util.ArrayList<>();
+    SlurmCommands unreachable =
+        new SlurmCommands(null, java.time.Duration.ofSeconds(5)) {
+          @Override
+          String run(List<String> command) throws SlurmException {
+            asked.add(command);
+            // What squeue prints with slurmctld down.
+            throw new SlurmException(
+                "squeue failed (exit 1): squeue: error: Unable to contact slurm controller"
+                    + " (connect failure)",
+                null);
+          }
+        };
+    SlurmLauncher launcher = new SlurmLauncher(SlurmLauncherSettings.defaults(), unreachable);
+
+    var statuses = launcher.status(List.of("14_0", "14_1", "15_0"));
+
+    assertThat(statuses).containsOnlyKeys("14_0", "14_1", "15_0");
+    assertThat(statuses.values())
+        .allSatisfy(
+            status -> {
+              assertThat(status.phase())
+                  .isEqualTo(dev.cascade.core.spi.LauncherStatus.Phase.UNKNOWN);
+              assertThat(status.detail())
+                  .contains("Slurm cannot be asked")
+                  .contains("Unable to contact slurm controller");
+            });
+    assertThat(asked.getFirst()).contains("squeue");
+  }
+
+  @Test
   void sbatchCall_isOneArrayWithTheSettings_andNoSecret() {
     SlurmLauncher launcher =
         new SlurmLauncher(
