@@ -25,6 +25,9 @@ final class ProcessSimulator implements Simulator {
   /** After the simulator exits, how long its output pipe may stay open (held by a child). */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
+  /** The user token's variable (the app's, {@code AppEnvironment}), never passed on. */
+  private static final String USER_TOKEN = "CASCADE_TOKEN";
+
   /** The exit code reported when the command could not be started at all. */
   static final int CANNOT_START = 127;
 
@@ -53,11 +56,15 @@ final class ProcessSimulator implements Simulator {
     line.addAll(command);
     Process started;
     try {
-      started =
+      ProcessBuilder builder =
           new ProcessBuilder(line)
               .redirectErrorStream(true)
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-              .start();
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      // The simulator never holds a token: not the sim's (a launcher that cannot give the agent a
+      // standard input sets it), nor a user's that reached the agent by mistake.
+      builder.environment().remove(SimContract.SIM_TOKEN);
+      builder.environment().remove(USER_TOKEN);
+      started = builder.start();
     } catch (IOException e) {
       out.write(
           ("cascade sim-agent: cannot start the simulator '"

@@ -4,6 +4,7 @@ import dev.cascade.accelsim.stats.KernelStatsParser;
 import dev.cascade.agent.emulator.EmulatorOptions;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -45,12 +47,16 @@ public final class SimAgentMain {
         --chunk-millis N          the longest output waits before it is sent (default 1000)
         --heartbeat-millis N      between heartbeats (default 2000)
         --backoff-max-millis N    the longest wait between retries (default 10000)
-        --give-up-seconds N       stop after the app has not answered this long (default 600)
+        --give-up-seconds N       stop after the app has not answered this long (default
+                                  $CASCADE_APP_PATIENCE_S, else 600)
         --gone-seconds N          stop after nothing has listened at the app's address
-                                  (connection refused) this long (default 120)
+                                  (connection refused) this long (default
+                                  $CASCADE_APP_PATIENCE_S, else 120)
         --kill-grace-millis N     between SIGTERM and SIGKILL to the simulator (default 3000)
         -h, --help                this text
-      Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID, CASCADE_SIM_TOKEN (required), CASCADE_DATA_DIR.
+      Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID (required), CASCADE_DATA_DIR,
+      CASCADE_APP_PATIENCE_S. The sim's token is the first line of standard input (or
+      CASCADE_SIM_TOKEN where a launcher cannot give one); the simulator never sees it.
       Exit codes: 0 succeeded, 1 failed, 2 usage, 3 cancelled or SIGTERM, 4 gave up reaching the
       app, 5 refused by the app (wrong token or unknown sim).
       """;
@@ -84,7 +90,8 @@ public final class SimAgentMain {
   }
 
   public static void main(String[] args) {
-    int code = run(List.of(args), System.getenv(), System.out, System.err, Hooks.RUNTIME);
+    int code =
+        run(List.of(args), System.getenv(), System.in, System.out, System.err, Hooks.RUNTIME);
     System.exit(code);
   }
 
@@ -123,15 +130,27 @@ public final class SimAgentMain {
         };
   }
 
-  /**
-   * Parses the arguments and the environment, runs the agent, and returns its exit code. Usage
-   * errors print a message and {@link #USAGE} on {@code err} and return 2.
-   */
+  /** {@link #run(List, Map, InputStream, PrintStream, PrintStream, Hooks)} on this JVM's stdin. */
   public static int run(
       List<String> args, Map<String, String> env, PrintStream out, PrintStream err, Hooks hooks) {
+    return run(args, env, System.in, out, err, hooks);
+  }
+
+  /**
+   * Parses the arguments and the environment, reads the sim's token from {@code in} (unless the
+   * environment holds it), runs the agent, and returns its exit code. Usage errors print a message
+   * and {@link #USAGE} on {@code err} and return 2.
+   */
+  public static int run(
+      List<String> args,
+      Map<String, String> env,
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
+      Hooks hooks) {
     SimAgent agent;
     try {
-      agent = parse(args, env, err);
+      agent = parse(args, env, in, err);
     } catch (HelpRequested e) {
       out.print(USAGE);
       out.flush();
@@ -179,6 +198,11 @@ public final class SimAgentMain {
   }
 
   static SimAgent parse(List<String> args, Map<String, String> env, PrintStream log) {
+    return parse(args, env, InputStream.nullInputStream(), log);
+  }
+
+  static SimAgent parse(
+      List<String> args, Map<String, String> env, InputStream in, PrintStream log) {
     Path spool = null;
     boolean keepSpool = false;
     Integer chunkBytes = null;
@@ -227,7 +251,12 @@ public final class SimAgentMain {
       emulatorArgs = command.subList(2, command.size());
     }
 
-    SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env);
+    String stdinToken = null;
+    if (isBlank(env.get(SimContract.SIM_TOKEN))) {
+      stdinToken = firstLine(in);
+    }
+    SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);
+    OptionalLong patience = patienceSeconds(env);
     env = TraceFetch.prepare(env, log); // fetch mode: the trace into the node's cache first
     String simId = contract.simId();
     if (spool == null) {
@@ -254,6 +283,12 @@ public final class SimAgentMain {
         builder.backoffInitial = builder.backoffMax;
       }
     }
+    // As long as the app waits for a silent sim (it says how long): a restart shorter than that
+    // loses no sim.
+    if (patience.isPresent()) {
+      builder.giveUpAfter = Duration.ofSeconds(patience.getAsLong());
+      builder.goneAfter = Duration.ofSeconds(patience.getAsLong());
+    }
     if (giveUpSeconds != null) {
       builder.giveUpAfter = Duration.ofSeconds(giveUpSeconds);
     }
@@ -272,6 +307,48 @@ public final class SimAgentMain {
       expanded.add(expand(arg, env));
     }
     return SimAgent.forCommand(settings, expanded, log);
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+
+  /**
+   * The first line of {@code in} (the sim's token, as the launcher wrote it), read byte by byte so
+   * nothing after it is taken; null at once when {@code in} ends first.
+   */
+  static String firstLine(InputStream in) {
+    StringBuilder line = new StringBuilder();
+    try {
+      for (int b = in.read(); b >= 0 && b != '\n' && line.length() < 4096; b = in.read()) {
+        line.append((char) b);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read the sim's token from standard input: " + e.getMessage(), e);
+    }
+    return line.isEmpty() ? null : line.toString();
+  }
+
+  /** {@value SimContract#APP_PATIENCE_S}, when set. */
+  private static OptionalLong patienceSeconds(Map<String, String> env) {
+    String text = env.get(SimContract.APP_PATIENCE_S);
+    if (isBlank(text)) {
+      return OptionalLong.empty();
+    }
+    try {
+      long seconds = Long.parseLong(text.strip());
+      if (seconds >= 1) {
+        return OptionalLong.of(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        SimContract.APP_PATIENCE_S
+            + " must be a whole number of seconds, 1 or more; got '"
+            + text
+            + "'");
   }
 
   /**

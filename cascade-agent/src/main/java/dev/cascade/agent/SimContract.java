@@ -1,6 +1,7 @@
 package dev.cascade.agent;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -9,12 +10,19 @@ import java.util.Objects;
 
 /**
  * What the app tells every sim it launches (DESIGN.md section 7), as one typed value: the app side
- * writes it with {@link #toEnvironment}, the sim side reads it with {@link #fromEnvironment}. The
- * variables' names live here and nowhere else.
+ * writes it with {@link #toEnvironment} and {@link #tokenInput}, the sim side reads it with {@link
+ * #fromEnvironment}. The variables' names live here and nowhere else.
+ *
+ * <p>The sim's token is never among the variables: every process of the same user can read a
+ * process's environment ({@code /proc/<pid>/environ}), a sibling sim's included. It is the first
+ * line of the sim's standard input ({@link #tokenInput}), which the sim reads at start. A launcher
+ * that cannot give a sim a standard input (Sail's exec) sets {@value #SIM_TOKEN} instead, in a
+ * sandbox of the sim's own.
  *
  * @param mainUrl the app, for the sim's reports ({@value #MAIN_URL})
  * @param simId the sim ({@value #SIM_ID})
- * @param simToken the sim's bearer token ({@value #SIM_TOKEN})
+ * @param simToken the sim's bearer token: the first line of its standard input ({@link
+ *     #tokenInput}), or {@value #SIM_TOKEN} where a launcher cannot give it one
  * @param runId the sim's run ({@value #RUN_ID})
  * @param replica the replica number, 0 or more ({@value #REPLICA})
  * @param traceId the trace ({@value #TRACE_ID})
@@ -56,6 +64,13 @@ public record SimContract(
    */
   public static final String TRACE_FETCH_DIR = "CASCADE_TRACE_FETCH_DIR";
 
+  /**
+   * How long the app waits for a silent sim before it fails it, in whole seconds (10 times its
+   * heartbeat timeout): the agent keeps retrying, and spooling the simulator's output, this long
+   * before it gives up, so a restart of the app shorter than this loses no sim.
+   */
+  public static final String APP_PATIENCE_S = "CASCADE_APP_PATIENCE_S";
+
   public SimContract {
     Objects.requireNonNull(mainUrl, "mainUrl");
     Objects.requireNonNull(simId, "simId");
@@ -72,12 +87,14 @@ public record SimContract(
     }
   }
 
-  /** The variables to give the sim's process, in DESIGN.md's order. */
+  /**
+   * The variables to give the sim's process, in DESIGN.md's order: all but the token ({@link
+   * #tokenInput}).
+   */
   public Map<String, String> toEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put(MAIN_URL, mainUrl.toString());
     environment.put(SIM_ID, simId);
-    environment.put(SIM_TOKEN, simToken);
     environment.put(RUN_ID, runId);
     environment.put(REPLICA, Integer.toString(replica));
     environment.put(TRACE_ID, traceId);
@@ -89,14 +106,21 @@ public record SimContract(
     return environment;
   }
 
+  /** What the sim's standard input starts with: its token and a newline. */
+  public byte[] tokenInput() {
+    return (simToken + "\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
   /**
    * The contract a sim was launched with.
    *
+   * @param simToken the token read from the sim's standard input; null to read {@value #SIM_TOKEN}
+   *     instead
    * @throws IllegalArgumentException naming the variable and its value, when one is missing or
    *     malformed
    */
-  public static SimContract fromEnvironment(Map<String, String> environment) {
-    Reporting reporting = Reporting.fromEnvironment(environment);
+  public static SimContract fromEnvironment(Map<String, String> environment, String simToken) {
+    Reporting reporting = Reporting.fromEnvironment(environment, simToken);
     String gpuConfigDir = environment.get(GPU_CONFIG_DIR);
     return new SimContract(
         reporting.mainUrl(),
@@ -134,16 +158,31 @@ public record SimContract(
     }
 
     /**
-     * Reads {@value #MAIN_URL}, {@value #SIM_ID} and {@value #SIM_TOKEN} (required) and {@value
-     * #DATA_DIR} (optional), so the agent also runs where only those are set.
+     * Reads {@value #MAIN_URL} and {@value #SIM_ID} (required) and {@value #DATA_DIR} (optional),
+     * so the agent also runs where only those are set, with {@code simToken}.
      *
+     * @param simToken the token read from the sim's standard input; null to read {@value
+     *     #SIM_TOKEN} instead (a launcher that cannot give a standard input)
      * @throws IllegalArgumentException naming the variable and its value, when one is missing or
      *     malformed
      */
-    public static Reporting fromEnvironment(Map<String, String> environment) {
+    public static Reporting fromEnvironment(Map<String, String> environment, String simToken) {
       String url = required(environment, MAIN_URL);
       String simId = required(environment, SIM_ID);
-      String simToken = required(environment, SIM_TOKEN);
+      if (simToken == null || simToken.isBlank()) {
+        String variable = environment.get(SIM_TOKEN);
+        if (variable == null || variable.isBlank()) {
+          throw new IllegalArgumentException(
+              "sim "
+                  + simId
+                  + ": no token: the app writes it as the first line of the sim's standard input"
+                  + " (where a launcher cannot, it sets "
+                  + SIM_TOKEN
+                  + ")");
+        }
+        simToken = variable;
+      }
+      simToken = simToken.strip();
       URI mainUrl;
       try {
         mainUrl = URI.create(url);

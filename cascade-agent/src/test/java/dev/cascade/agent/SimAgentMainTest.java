@@ -26,6 +26,7 @@ final class SimAgentMainTest {
     return SimAgentMain.run(
         List.of(args),
         env,
+        java.io.InputStream.nullInputStream(),
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8),
         SimAgentMain.Hooks.NONE);
@@ -114,5 +115,41 @@ final class SimAgentMainTest {
     assertThat(agent.settings().heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
     assertThatThrownBy(() -> SimAgentMain.parse(List.of("--"), ENV, System.err))
         .hasMessageContaining("no simulator command after '--'");
+  }
+
+  @Test
+  void appPatience_isHowLongTheAgentRetries_evenAgainstRefusedConnections() {
+    Map<String, String> env = new java.util.HashMap<>(ENV);
+    env.put("CASCADE_APP_PATIENCE_S", "600");
+
+    AgentSettings told = SimAgentMain.parse(List.of("--", "true"), env, System.err).settings();
+    AgentSettings explicit =
+        SimAgentMain.parse(List.of("--gone-seconds", "5", "--", "true"), env, System.err)
+            .settings();
+
+    // A restart of the app shorter than its own patience loses no sim: not 120 s of refused
+    // connections, as long as the app waits (10 times its heartbeat timeout).
+    assertThat(told.goneAfter()).isEqualTo(java.time.Duration.ofSeconds(600));
+    assertThat(told.giveUpAfter()).isEqualTo(java.time.Duration.ofSeconds(600));
+    assertThat(explicit.goneAfter()).isEqualTo(java.time.Duration.ofSeconds(5));
+    env.put("CASCADE_APP_PATIENCE_S", "soon");
+    assertThatThrownBy(() -> SimAgentMain.parse(List.of("--", "true"), env, System.err))
+        .hasMessage(
+            "CASCADE_APP_PATIENCE_S must be a whole number of seconds, 1 or more; got 'soon'");
+  }
+
+  @Test
+  void token_isReadFromTheFirstLineOfStdin_whenTheEnvironmentHasNone() {
+    Map<String, String> env = new java.util.HashMap<>(ENV);
+    env.remove("CASCADE_SIM_TOKEN");
+    java.io.InputStream stdin =
+        new java.io.ByteArrayInputStream(
+            "piped-token\nnot read\n".getBytes(StandardCharsets.UTF_8));
+
+    SimAgent agent = SimAgentMain.parse(List.of("--", "true"), env, stdin, System.err);
+
+    assertThat(agent.settings().token()).isEqualTo("piped-token");
+    assertThat(run(env, "--", "true")).isEqualTo(AgentExit.USAGE);
+    assertThat(err()).contains("sim s_01: no token: the app writes it as the first line");
   }
 }

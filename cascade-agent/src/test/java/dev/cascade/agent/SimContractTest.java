@@ -26,12 +26,11 @@ final class SimContractTest {
           "cascade sim-agent --emulate");
 
   @Test
-  void toEnvironment_writesEveryVariableOfTheContract() {
+  void toEnvironment_writesEveryVariableOfTheContractButTheToken() {
     assertThat(CONTRACT.toEnvironment())
         .containsExactly(
             Map.entry("CASCADE_MAIN_URL", "http://127.0.0.1:8080"),
             Map.entry("CASCADE_SIM_ID", "s_01"),
-            Map.entry("CASCADE_SIM_TOKEN", "secret"),
             Map.entry("CASCADE_RUN_ID", "r_01"),
             Map.entry("CASCADE_REPLICA", "2"),
             Map.entry("CASCADE_TRACE_ID", "t_demo"),
@@ -44,7 +43,26 @@ final class SimContractTest {
 
   @Test
   void fromEnvironment_readsBackWhatToEnvironmentWrote() {
-    assertThat(SimContract.fromEnvironment(CONTRACT.toEnvironment())).isEqualTo(CONTRACT);
+    assertThat(CONTRACT.toEnvironment().values()).doesNotContain("secret");
+    assertThat(SimContract.fromEnvironment(CONTRACT.toEnvironment(), "secret")).isEqualTo(CONTRACT);
+  }
+
+  @Test
+  void tokenInput_isTheTokenOnALine_andFromEnvironmentFallsBackToTheVariable() {
+    assertThat(new String(CONTRACT.tokenInput(), java.nio.charset.StandardCharsets.US_ASCII))
+        .isEqualTo("secret\n");
+    Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
+    env.put("CASCADE_SIM_TOKEN", "secret");
+    assertThat(SimContract.fromEnvironment(env, null)).isEqualTo(CONTRACT);
+  }
+
+  @Test
+  void fromEnvironment_withNoTokenAnywhere_saysWhereItComesFrom() {
+    assertThatThrownBy(() -> SimContract.fromEnvironment(CONTRACT.toEnvironment(), null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "sim s_01: no token: the app writes it as the first line of the sim's standard input"
+                + " (where a launcher cannot, it sets CASCADE_SIM_TOKEN)");
   }
 
   @Test
@@ -64,7 +82,7 @@ final class SimContractTest {
             CONTRACT.simCommand());
 
     assertThat(builtIn.toEnvironment()).containsEntry("CASCADE_GPU_CONFIG_DIR", "");
-    assertThat(SimContract.fromEnvironment(builtIn.toEnvironment())).isEqualTo(builtIn);
+    assertThat(SimContract.fromEnvironment(builtIn.toEnvironment(), "secret")).isEqualTo(builtIn);
   }
 
   @Test
@@ -72,7 +90,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.remove("CASCADE_TRACE_ID");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "CASCADE_TRACE_ID is not set; the app sets it for every sim it launches"
@@ -84,7 +102,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_RUN_ID", "  ");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .hasMessageStartingWith("CASCADE_RUN_ID is not set");
   }
 
@@ -93,7 +111,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_REPLICA", "two");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("CASCADE_REPLICA must be a whole number, 0 or more; got 'two'");
   }
@@ -103,7 +121,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_REPLICA", "-1");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .hasMessage("CASCADE_REPLICA must be a whole number, 0 or more; got '-1'");
   }
 
@@ -112,7 +130,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_MAIN_URL", "http://bad host");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("CASCADE_MAIN_URL is not a URL: 'http://bad host'");
   }
@@ -122,7 +140,7 @@ final class SimContractTest {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_TRACE_DIR", "/traces/a\0b");
 
-    assertThatThrownBy(() -> SimContract.fromEnvironment(env))
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, "secret"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("CASCADE_TRACE_DIR is not a path: '/traces/a\0b'");
   }
@@ -134,7 +152,8 @@ final class SimContractTest {
             Map.of(
                 "CASCADE_MAIN_URL", " http://127.0.0.1:8080 ",
                 "CASCADE_SIM_ID", "s_01",
-                "CASCADE_SIM_TOKEN", "secret"));
+                "CASCADE_SIM_TOKEN", "secret"),
+            null);
 
     assertThat(reporting)
         .isEqualTo(
@@ -147,7 +166,8 @@ final class SimContractTest {
   @Test
   void reporting_namesTheFirstMissingVariable() {
     assertThatThrownBy(
-            () -> SimContract.Reporting.fromEnvironment(Map.of("CASCADE_MAIN_URL", "http://x")))
+            () ->
+                SimContract.Reporting.fromEnvironment(Map.of("CASCADE_MAIN_URL", "http://x"), "t"))
         .hasMessageStartingWith("CASCADE_SIM_ID is not set");
   }
 }

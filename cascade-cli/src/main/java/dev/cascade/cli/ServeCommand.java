@@ -1,8 +1,11 @@
 package dev.cascade.cli;
 
 import dev.cascade.core.Cascade;
+import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeServer;
 import dev.cascade.core.CascadeSettings;
+import dev.cascade.core.ErrorCode;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.TraceUploads;
@@ -51,8 +54,17 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "ADDRESS",
       description =
           "Address to listen on (default ${DEFAULT-VALUE}); any other than loopback needs"
-              + " CASCADE_TOKEN.")
+              + " a token (--token-file).")
   String bind = ServerSettings.DEFAULT_BIND;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "A file only you can read (chmod 600) holding the API token clients must present."
+              + " Default: $CASCADE_TOKEN_FILE, else DATA_DIR/api-token when it exists; ./cascade"
+              + " serve passes $CASCADE_TOKEN on a descriptor, out of the server's environment.")
+  Path tokenFile;
 
   @Option(
       names = "--data-dir",
@@ -82,6 +94,15 @@ final class ServeCommand implements Callable<Integer> {
               + " address with --bind; default: the server's own URL.")
   String publicUrl;
 
+  @Option(
+      names = "--sim-user",
+      paramLabel = "USER",
+      description =
+          "Run local sims as this OS user (runuser when serve runs as root, else sudo -n -u"
+              + " USER), so a sim cannot read the server or other users' sims; see"
+              + " docs/operations.md, Threat model.")
+  String simUser;
+
   @Mixin SlurmOptions slurm = new SlurmOptions();
 
   @Option(names = "--no-s3", description = "Do not start the embedded S3 endpoint.")
@@ -109,6 +130,16 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(shutdown);
     try {
       SimCommands.Choice simCommand = CascadeSettings.simCommandFromEnvironment(environment, data);
+      CascadeSettings.ServerToken token = CascadeSettings.serverToken(environment, tokenFile, data);
+      if (token.inEnvironment()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "cascade: warning: the API token comes from CASCADE_TOKEN in this server's own"
+                + " environment, which every process of this user (a sim among them) can read in"
+                + " /proc; start it with ./cascade serve, which passes it on a descriptor, or use"
+                + " --token-file");
+        err.flush();
+      }
       // S3 first: the API tells clients where it listens (GET /api/uploads).
       EmbeddedS3 s3 = null;
       if (!noS3) {
@@ -127,12 +158,18 @@ final class ServeCommand implements Callable<Integer> {
           ServerSettings.defaults()
               .withBind(bind)
               .withPort(port)
-              .withToken(CascadeSettings.tokenFromEnvironment(environment).orElse(null))
+              .withToken(token.token())
               .withUploads(
                   s3 == null
                       ? null
                       : new TraceUploads(
                           s3.endpoint().toString(), s3.bucket(), TracesPushCommand.PREFIX));
+      if (simUser != null && !sims.equals(LocalLauncher.NAME)) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "--sim-user runs local sims only; got --sims " + sims + "; leave --sim-user out",
+            "sim-user");
+      }
       CascadeSettings.Builder builder =
           slurm.apply(
               AppSetup.localSlots(
@@ -140,6 +177,9 @@ final class ServeCommand implements Callable<Integer> {
                   localSlots),
               sims,
               environment);
+      if (simUser != null) {
+        builder.launcher(new LocalLauncher().withSimUser(simUser));
+      }
       Cascade cascade = (publicUrl != null ? builder.mainUrl(publicUrl) : builder).build();
       List<String> seeded = AppSetup.seedIfNew(data);
       cascade.start();
@@ -149,6 +189,9 @@ final class ServeCommand implements Callable<Integer> {
       out.println("Cascade is running: open " + started.url() + "/");
       out.println("  data       " + data);
       out.println("  sims       " + sims + " launcher, " + simCommand.description());
+      if (simUser != null) {
+        out.println("  sim user   " + simUser + " (sims run as this OS user)");
+      }
       cascade
           .settings()
           .launcher()
@@ -156,6 +199,9 @@ final class ServeCommand implements Callable<Integer> {
           .ifPresent(
               n -> out.println("  slots      " + n + " sims at once; the others wait in turn"));
       out.println("  configs    " + cascade.configs().source());
+      if (token.token() != null) {
+        out.println("  token      required, from " + token.source());
+      }
       if (!seeded.isEmpty()) {
         out.println("  seeded     " + String.join(", ", seeded) + " (a new data dir)");
       }

@@ -3,13 +3,21 @@ package dev.cascade.core;
 import dev.cascade.core.internal.AppEnvironment;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.Simulator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How a {@link Cascade} is set up. Immutable; made by {@link Cascade#builder()}, which rejects a
@@ -113,6 +121,98 @@ public record CascadeSettings(
    */
   public static Optional<String> tokenFromEnvironment(Map<String, String> environment) {
     return new AppEnvironment(environment).token();
+  }
+
+  /** The file in the data dir a server takes its user token from when nothing else names one. */
+  public static final String TOKEN_FILE_NAME = "api-token";
+
+  /**
+   * Where a server's user token came from, and the token (null for none).
+   *
+   * @param token the token; null when no source gave one
+   * @param source in words, for the start-up lines: {@code "--token-file /etc/cascade/token"}
+   * @param inEnvironment true when it came from {@code CASCADE_TOKEN} in the server's own
+   *     environment, where every process of the same user can read it ({@code
+   *     /proc/<pid>/environ}): the caller should warn
+   */
+  public record ServerToken(String token, String source, boolean inEnvironment) {}
+
+  /**
+   * The server's user token, from the first of: {@code tokenFile} (the {@code --token-file} option;
+   * null for none); the file {@code CASCADE_TOKEN_FILE} names (the descriptor {@code ./cascade
+   * serve} passes {@code CASCADE_TOKEN} on); {@value #TOKEN_FILE_NAME} in {@code dataDir} when it
+   * exists; {@code CASCADE_TOKEN} in {@code environment}, as a fallback the caller should warn
+   * about. None of them: no token.
+   *
+   * @throws CascadeException {@code INVALID} naming the file when a token file cannot be read, is
+   *     empty, or can be read by other users
+   */
+  public static ServerToken serverToken(
+      Map<String, String> environment, Path tokenFile, Path dataDir) {
+    AppEnvironment app = new AppEnvironment(environment);
+    if (tokenFile != null) {
+      return new ServerToken(tokenFromFile(tokenFile), "--token-file " + tokenFile, false);
+    }
+    Optional<Path> named = app.tokenFile();
+    if (named.isPresent()) {
+      return new ServerToken(
+          tokenFromFile(named.get()), AppEnvironment.TOKEN_FILE + "=" + named.get(), false);
+    }
+    Path inData = dataDir.resolve(TOKEN_FILE_NAME);
+    if (Files.exists(inData)) {
+      return new ServerToken(tokenFromFile(inData), inData.toString(), false);
+    }
+    Optional<String> inEnvironment = app.token();
+    return inEnvironment
+        .map(token -> new ServerToken(token, AppEnvironment.TOKEN, true))
+        .orElseGet(() -> new ServerToken(null, "none", false));
+  }
+
+  /**
+   * The token in {@code file}, without surrounding white space: a regular file only its owner can
+   * read, or a descriptor such as {@code /dev/fd/3}.
+   *
+   * @throws CascadeException {@code INVALID} naming the file when it cannot be read, is empty, or
+   *     can be read or written by its group or others
+   */
+  public static String tokenFromFile(Path file) {
+    try {
+      if (Files.isRegularFile(file)
+          && Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        for (PosixFilePermission permission : permissions) {
+          if (permission.name().startsWith("GROUP_") || permission.name().startsWith("OTHERS_")) {
+            throw new CascadeException(
+                ErrorCode.INVALID,
+                "the token file \""
+                    + file
+                    + "\" can be used by other users (mode "
+                    + PosixFilePermissions.toString(permissions)
+                    + "); make it the owner's only: chmod 600 "
+                    + file,
+                "token-file");
+          }
+        }
+      }
+      byte[] bytes;
+      try (InputStream in = Files.newInputStream(file)) {
+        bytes = in.readNBytes(4096);
+      }
+      String token = new String(bytes, StandardCharsets.UTF_8).strip();
+      if (token.isEmpty()) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "the token file \"" + file + "\" is empty; write the token into it",
+            "token-file");
+      }
+      return token;
+    } catch (IOException e) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "cannot read the token file \"" + file + "\": " + e + "; check the path",
+          "token-file",
+          e);
+    }
   }
 
   /** Builds {@link CascadeSettings} and the {@link Cascade} made from them. */

@@ -6,6 +6,7 @@ import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,12 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs each sim as a local process in a process group of its own ({@code setsid}), with stdout and
- * stderr appended to the launch's output file. The launcher ref is the process id, which is also
- * the group id. A sim's environment is the launch's ({@link SimLaunch#environment()}) over {@link
- * #BASE_VARIABLES}, never the rest of the app's. {@link #stop} sends SIGTERM to the group and
- * SIGKILL after a grace period (5 s by default), so nothing the sim started is left behind, and
- * reaps the process it started itself. It runs at most {@link #slots()} sims at once (by default
- * one per core); Cascade queues the rest.
+ * stderr appended to the launch's output file and its token as the first line of its stdin. The
+ * launcher ref is the process id, which is also the group id. A sim's environment is the launch's
+ * ({@link SimLaunch#environment()}) over {@link #BASE_VARIABLES}, never the rest of the app's.
+ * {@link #stop} sends SIGTERM to the group and SIGKILL after a grace period (5 s by default), so
+ * nothing the sim started is left behind, and reaps the process it started itself. It runs at most
+ * {@link #slots()} sims at once (by default one per core); Cascade queues the rest.
  */
 public final class LocalLauncher implements Launcher {
 
@@ -45,6 +46,10 @@ public final class LocalLauncher implements Launcher {
 
   private final Duration stopGrace;
   private final int slots;
+
+  /** The OS user sims run as ({@link #withSimUser}); null for the app's own. */
+  private final SimUser simUser;
+
   private final Map<Long, Process> started = new ConcurrentHashMap<>();
 
   /** The exit of each process started here, until it is stopped: {@link #exitOf}. */
@@ -70,6 +75,33 @@ public final class LocalLauncher implements Launcher {
     }
     this.stopGrace = stopGrace;
     this.slots = requireSlots(slots);
+    this.simUser = null;
+  }
+
+  private LocalLauncher(Duration stopGrace, int slots, SimUser simUser) {
+    this.stopGrace = stopGrace;
+    this.slots = slots;
+    this.simUser = simUser;
+  }
+
+  /**
+   * A new launcher like this one that runs every sim as the OS user {@code user} ({@code cascade
+   * serve --sim-user}): through {@code runuser} when the app runs as root, else {@code sudo -n -u
+   * user}. Another user's sim cannot read the app's processes, its data dir's private files or
+   * another user's sims (docs/operations.md, Threat model). The sim's folder and its agent's spool
+   * are made for that user. Nothing it started carries over.
+   *
+   * @throws CascadeException {@code INVALID} naming the user when sims cannot run as it here: no
+   *     such user, it is the app's own, {@code runuser} is missing, or {@code sudo} would ask for a
+   *     password
+   */
+  public LocalLauncher withSimUser(String user) {
+    return new LocalLauncher(stopGrace, slots, SimUser.check(user));
+  }
+
+  /** The OS user sims run as, when not the app's own. */
+  public Optional<String> simUser() {
+    return Optional.ofNullable(simUser).map(SimUser::name);
   }
 
   /** One slot per core the JVM may use. */
@@ -88,7 +120,7 @@ public final class LocalLauncher implements Launcher {
 
   /** A new launcher like this one with {@code slots} slots; nothing it started carries over. */
   public LocalLauncher withSlots(int slots) {
-    return new LocalLauncher(stopGrace, slots);
+    return new LocalLauncher(stopGrace, requireSlots(slots), simUser);
   }
 
   @Override
@@ -126,22 +158,35 @@ public final class LocalLauncher implements Launcher {
     }
     List<String> command = new ArrayList<>();
     command.add(ProcessGroups.setsid().orElseThrow().toString());
+    Map<String, String> environment = new LinkedHashMap<>(baseEnvironment());
+    environment.putAll(launch.environment());
+    if (simUser != null) {
+      // The variables go on env's command line: sudo would drop them. None is a secret.
+      command.addAll(simUser.prefix());
+      command.add("env");
+      command.add("-i");
+      environment.forEach((name, value) -> command.add(name + "=" + value));
+    }
     command.addAll(launch.command());
     try {
       Files.createDirectories(launch.workDir());
       Files.createDirectories(launch.output().toAbsolutePath().getParent());
+      if (simUser != null) {
+        simUser.own(launch.workDir());
+        simUser.own(launch.workDir().resolveSibling(launch.simId() + ".spool"));
+      }
       ProcessBuilder builder =
           new ProcessBuilder(command)
               .directory(launch.workDir().toFile())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.output().toFile()))
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+              .redirectInput(ProcessBuilder.Redirect.PIPE);
       // An explicit environment: nothing of the app's (its user token, its secrets) but the basics.
       builder.environment().clear();
-      builder.environment().putAll(baseEnvironment());
-      builder.environment().putAll(launch.environment());
+      builder.environment().putAll(environment);
       Process process = builder.start();
       long pid = process.pid();
+      giveToken(process, launch);
       started.put(pid, process);
       // The JDK reaps its own child; forget it once it has exited.
       process.onExit().thenRun(() -> started.remove(pid));
@@ -150,6 +195,19 @@ public final class LocalLauncher implements Launcher {
     } catch (IOException e) {
       throw new LaunchException(
           "cannot start sim " + launch.simId() + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  /**
+   * Writes the sim's token as the first line of its standard input and closes it: never in its
+   * environment or on a command line, where every process of the same user could read it. A sim
+   * that exits before reading it has no use for it.
+   */
+  private static void giveToken(Process process, SimLaunch launch) {
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.write(launch.contract().tokenInput());
+    } catch (IOException exitedAlready) {
+      // Its exit is seen as any other.
     }
   }
 

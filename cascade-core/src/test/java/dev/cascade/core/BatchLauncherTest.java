@@ -137,6 +137,48 @@ final class BatchLauncherTest {
   }
 
   @Test
+  void launcherThatCannotBeAsked_keepsASimThatNeverReportedQueued_andItRunsOnceItAnswers() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(
+        sim.launcherRef(), LauncherStatus.queued("Slurm state PENDING (Priority)"));
+    engine.checkLauncherStatus();
+    // slurmctld goes down for far longer than the app waits for a silent sim.
+    launcher.statuses.put(
+        sim.launcherRef(), LauncherStatus.unknown("Slurm cannot be asked: connect failure"));
+    for (int poll = 0; poll < 24; poll++) {
+      clock.advance(Duration.ofMinutes(5));
+      engine.checkLauncherStatus();
+      engine.checkHeartbeats();
+    }
+
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.LAUNCHING);
+    assertThat(engine.queued().reason(sim.id())).contains("Slurm cannot be asked: connect failure");
+
+    // It answers, and the task starts: the sim gets its whole window to report from then.
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    clock.advance(Duration.ofSeconds(5));
+    engine.checkLauncherStatus();
+    clock.advance(Duration.ofSeconds(300));
+    engine.checkHeartbeats();
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.LAUNCHING);
+    engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.RUNNING);
+  }
+
+  @Test
+  void launcherThatCannotBeAsked_decidesNothingForASimThatReports() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    engine.reports().heartbeat(sim.id(), Heartbeat.running(0));
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.unknown("Slurm cannot be asked"));
+
+    engine.checkLauncherStatus();
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).state()).isEqualTo(SimState.RUNNING);
+    assertThat(engine.queued().reason(sim.id())).isEmpty();
+  }
+
+  @Test
   void taskEndedWithoutTheFinalReport_failsTheSimWithTheLaunchersWords_onTheSecondPoll() {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     engine.reports().heartbeat(sim.id(), Heartbeat.running(0));

@@ -44,6 +44,7 @@ final class CascadeServerIT {
       """
       #!/bin/sh
       set -eu
+      read -r CASCADE_SIM_TOKEN
       AUTH="Authorization: Bearer $CASCADE_SIM_TOKEN"
       BASE="$CASCADE_MAIN_URL/api/sims/$CASCADE_SIM_ID"
       beat() {

@@ -89,8 +89,34 @@ final class LocalLauncherIT {
         names.add(line.substring(0, equals));
       }
     }
-    assertThat(names).contains("PASSED_ON", SimContract.SIM_TOKEN).doesNotContain("CASCADE_TOKEN");
+    assertThat(names).contains("PASSED_ON").doesNotContain(SimContract.SIM_TOKEN, "CASCADE_TOKEN");
     assertThat(names).isSubsetOf(allowed).doesNotContainAnyElementsOf(appOnly);
+  }
+
+  @Test
+  void launch_givesTheTokenAsTheFirstLineOfStdin_notInTheEnvironmentOrCommandLine()
+      throws Exception {
+    Path seen = dir.resolve("seen");
+    Path output = dir.resolve("s.out");
+
+    ref =
+        launcher.launch(
+            launch(
+                "sh",
+                "-c",
+                "read -r token; tr '\\0' '\\n' < /proc/$$/environ > "
+                    + seen
+                    + ".env; tr '\\0' ' ' < /proc/$$/cmdline > "
+                    + seen
+                    + ".cmd; echo \"$token\" > "
+                    + seen,
+                output));
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(seen) && Files.size(seen) > 0);
+    String token = contract().simToken();
+    assertThat(Files.readString(seen).strip()).isEqualTo(token);
+    assertThat(Files.readString(Path.of(seen + ".env"))).doesNotContain(token);
+    assertThat(Files.readString(Path.of(seen + ".cmd"))).doesNotContain(token);
   }
 
   @Test

@@ -120,8 +120,10 @@ final class RunServiceTest {
         .containsEntry("CASCADE_TRACE_DIR", TestTraces.folder(dataDir, "demo").toString())
         .containsEntry("CASCADE_GPU_CONFIG", "SM90_H200")
         .containsEntry("CASCADE_DATA_DIR", dataDir.toAbsolutePath().normalize().toString())
-        .containsKey("CASCADE_GPU_CONFIG_DIR");
-    String token = launch.environment().get("CASCADE_SIM_TOKEN");
+        .containsKey("CASCADE_GPU_CONFIG_DIR")
+        .doesNotContainKey("CASCADE_SIM_TOKEN")
+        .containsEntry("CASCADE_APP_PATIENCE_S", "600");
+    String token = launch.contract().simToken();
     assertThat(engine.reports().isSimToken(launch.simId(), token)).isTrue();
     assertThat(engine.reports().isSimToken(run.sims().get(0).id(), token)).isFalse();
     assertThat(launch.output()).hasFileName(launch.simId() + ".out");

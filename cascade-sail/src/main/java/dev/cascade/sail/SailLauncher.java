@@ -1,10 +1,12 @@
 package dev.cascade.sail;
 
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -114,7 +116,12 @@ public final class SailLauncher implements Launcher {
       throw new LaunchException("the sail launcher cannot run here: " + unavailable.get());
     }
     Deadline deadline = Deadline.after(settings.launchBudget());
-    SailExec exec = new SailExec(simCommand(launch), launch.environment(), launch.simId());
+    // Sail's exec gives the command no standard input, so the token is the one variable the
+    // contract leaves out that this launcher sets: the fork runs this sim alone, and the sim agent
+    // keeps it from the simulator (docs/operations.md, Threat model).
+    Map<String, String> environment = new LinkedHashMap<>(launch.environment());
+    environment.put(SimContract.SIM_TOKEN, launch.contract().simToken());
+    SailExec exec = new SailExec(simCommand(launch), environment, launch.simId());
     String sandboxId = null;
     boolean execSent = false;
     try {

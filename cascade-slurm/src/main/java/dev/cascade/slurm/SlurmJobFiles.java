@@ -9,9 +9,10 @@ import java.util.Map;
 
 /**
  * The files one job array runs from, in a folder only the user can read: {@code job.sh}, the same
- * for every task, and {@code task-<n>.env} per task with its sim's whole contract, token included,
- * which the script reads by {@code SLURM_ARRAY_TASK_ID}. No secret is on a command line, in the
- * job's environment or in what {@code squeue} shows.
+ * for every task, and {@code task-<n>.env} per task with its sim's whole contract, which the script
+ * reads by {@code SLURM_ARRAY_TASK_ID}. The token is a shell variable the script does not export:
+ * the sim gets it as the first line of its standard input (a here-document). No secret is on a
+ * command line, in the job's or the sim's environment, or in what {@code squeue} shows.
  */
 final class SlurmJobFiles {
 
@@ -51,18 +52,19 @@ final class SlurmJobFiles {
           .append(quote(variable.getValue()))
           .append('\n');
     }
+    text.append("sim_token=").append(quote(task.token())).append('\n');
     text.append("sim_dir=").append(quote(task.workDir().toString())).append('\n');
     text.append("sim_output=").append(quote(task.output().toString())).append('\n');
     return text.toString();
   }
 
-  /** Reads its task's file, enters the sim's folder and becomes the sim, output to its file. */
+  /**
+   * Reads its task's file and deletes it (tasks are never requeued, so none reads it twice), enters
+   * the sim's folder and becomes the sim, output to its file.
+   */
   static String script(Path folder, List<String> command) {
-    return header()
-        + ". "
-        + quote(folder.toString())
-        + "/task-\"$SLURM_ARRAY_TASK_ID\".env\n"
-        + body(command);
+    String taskFile = quote(folder.toString()) + "/task-\"$SLURM_ARRAY_TASK_ID\".env";
+    return header() + ". " + taskFile + "\nrm -f " + taskFile + "\n" + body(command);
   }
 
   /** As {@link #script}, with every task's file inside it, chosen by the task id. */
@@ -89,7 +91,10 @@ final class SlurmJobFiles {
     for (String word : command) {
       text.append(' ').append(quote(word));
     }
-    text.append(" >>\"$sim_output\" 2>&1 </dev/null\n");
+    // The token on stdin: a here-document, which is no file another user can read.
+    text.append(" >>\"$sim_output\" 2>&1 <<CASCADE_SIM_TOKEN_END\n");
+    text.append("$sim_token\n");
+    text.append("CASCADE_SIM_TOKEN_END\n");
     return text.toString();
   }
 

@@ -54,8 +54,13 @@ public final class SlurmLauncher implements Launcher {
   }
 
   public SlurmLauncher(SlurmLauncherSettings settings) {
+    this(settings, new SlurmCommands(settings.slurmConf(), settings.commandTimeout()));
+  }
+
+  /** With {@code commands} in place of Slurm's own (tests play an unreachable controller). */
+  SlurmLauncher(SlurmLauncherSettings settings, SlurmCommands commands) {
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.commands = new SlurmCommands(settings.slurmConf(), settings.commandTimeout());
+    this.commands = Objects.requireNonNull(commands, "commands");
   }
 
   @Override
@@ -218,8 +223,9 @@ public final class SlurmLauncher implements Launcher {
 
   /**
    * The tasks' states from {@code squeue}; tasks it no longer shows are looked up with {@code
-   * sacct} when accounting is on. A ref Slurm does not know is left out; a Slurm that does not
-   * answer gives no statuses, so nothing is decided on a failed poll.
+   * sacct} when accounting is on. A ref Slurm does not know is left out; while the controller does
+   * not answer every ref is {@link LauncherStatus#unknown}, so nothing is decided on a failed poll
+   * and a task that may still be pending stays queued.
    */
   @Override
   public Map<String, LauncherStatus> status(Collection<String> launcherRefs) {
@@ -249,7 +255,14 @@ public final class SlurmLauncher implements Launcher {
       // squeue refuses a list whose every job is gone; sacct may still know them.
       if (!e.getMessage().contains("Invalid job id")) {
         log.warn("cannot read the Slurm queue: {}", e.getMessage());
-        return Map.of();
+        LauncherStatus unknown =
+            LauncherStatus.unknown(
+                "Slurm cannot be asked (the controller does not answer): " + e.getMessage());
+        Map<String, LauncherStatus> all = new HashMap<>();
+        for (String ref : launcherRefs) {
+          all.put(ref, unknown);
+        }
+        return all;
       }
     }
     // An array whose tasks never started is one record ("14", "14_[0-3]"): it speaks for them all.

@@ -12,15 +12,22 @@ import java.util.Map;
  * is in the node's scratch and the agent fetches the trace there.
  *
  * @param simId the sim
- * @param environment the sim's variables, its token among them
+ * @param environment the sim's variables (its token is not among them)
+ * @param token the sim's token, which reaches the sim on its standard input
  * @param workDir the folder it runs in
  * @param output the file its stdout and stderr go to
  */
-record SlurmTask(String simId, Map<String, String> environment, Path workDir, Path output) {
+record SlurmTask(
+    String simId, Map<String, String> environment, String token, Path workDir, Path output) {
 
   static SlurmTask of(SimLaunch launch, SlurmLauncherSettings settings) {
     if (settings.traces() == SlurmLauncherSettings.TraceAccess.SHARED) {
-      return new SlurmTask(launch.simId(), launch.environment(), launch.workDir(), launch.output());
+      return new SlurmTask(
+          launch.simId(),
+          launch.environment(),
+          launch.contract().simToken(),
+          launch.workDir(),
+          launch.output());
     }
     Path scratch = settings.nodeScratch();
     Map<String, String> environment = new LinkedHashMap<>(launch.environment());
@@ -33,6 +40,7 @@ record SlurmTask(String simId, Map<String, String> environment, Path workDir, Pa
     return new SlurmTask(
         launch.simId(),
         environment,
+        launch.contract().simToken(),
         sims.resolve(launch.simId()),
         sims.resolve(launch.simId() + ".out"));
   }

@@ -65,14 +65,72 @@ final class SlurmLauncherTest {
         new ProcessBuilder(
                 "sh",
                 "-c",
-                ". \"$1\"; printf '%s|%s|%s' \"$CASCADE_SIM_TOKEN\" \"$ODD\" \"$sim_dir\"",
+                ". \"$1\"; printf '%s|%s|%s|%s' \"$sim_token\" \"$ODD\" \"$sim_dir\""
+                    + " \"$(env | grep -c TOKEN)\"",
                 "sh",
                 task1.toString())
             .start();
     String read = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(shell.waitFor()).isZero();
     assertThat(read)
-        .isEqualTo(TOKEN + "-1|a 'quoted' $HOME `x` value|" + dir.resolve("data/work/sims/s_b"));
+        .isEqualTo(
+            TOKEN + "-1|a 'quoted' $HOME `x` value|" + dir.resolve("data/work/sims/s_b") + "|0");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void jobScript_givesTheSimItsTokenOnStdin_neverInItsEnvironment_andDeletesTheTaskFile(
+      boolean embed) throws Exception {
+    SlurmLauncherSettings settings = SlurmLauncherSettings.defaults();
+    List<SlurmTask> tasks =
+        List.of(SlurmTask.of(launch("s_a", 0), settings), SlurmTask.of(launch("s_b", 1), settings));
+    Path folder = dir.resolve("job");
+    List<String> sim =
+        List.of("sh", "-c", "read -r t; echo \"token=$t in-env=$(env | grep -c TOKEN)\"");
+    Path script = SlurmJobFiles.write(folder, tasks, sim, embed);
+
+    ProcessBuilder task = new ProcessBuilder("sh", script.toString());
+    task.environment().put("SLURM_ARRAY_TASK_ID", "1");
+    task.environment().remove("CASCADE_SIM_TOKEN");
+    Process shell = task.start();
+    assertThat(shell.waitFor()).isZero();
+
+    assertThat(dir.resolve("data/work/sims/s_b.out"))
+        .content()
+        .isEqualTo("token=" + TOKEN + "-1 in-env=0\n");
+    assertThat(folder.resolve("task-1.env")).doesNotExist();
+  }
+
+  @Test
+  void status_whileTheControllerDoesNotAnswer_isUnknownForEveryTask_notNothing() {
+    List<List<String>> asked = new java.util.ArrayList<>();
+    SlurmCommands unreachable =
+        new SlurmCommands(null, java.time.Duration.ofSeconds(5)) {
+          @Override
+          String run(List<String> command) throws SlurmException {
+            asked.add(command);
+            // What squeue prints with slurmctld down.
+            throw new SlurmException(
+                "squeue failed (exit 1): squeue: error: Unable to contact slurm controller"
+                    + " (connect failure)",
+                null);
+          }
+        };
+    SlurmLauncher launcher = new SlurmLauncher(SlurmLauncherSettings.defaults(), unreachable);
+
+    var statuses = launcher.status(List.of("14_0", "14_1", "15_0"));
+
+    assertThat(statuses).containsOnlyKeys("14_0", "14_1", "15_0");
+    assertThat(statuses.values())
+        .allSatisfy(
+            status -> {
+              assertThat(status.phase())
+                  .isEqualTo(dev.cascade.core.spi.LauncherStatus.Phase.UNKNOWN);
+              assertThat(status.detail())
+                  .contains("Slurm cannot be asked")
+                  .contains("Unable to contact slurm controller");
+            });
+    assertThat(asked.getFirst()).contains("squeue");
   }
 
   @Test

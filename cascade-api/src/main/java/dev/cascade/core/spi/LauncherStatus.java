@@ -14,14 +14,16 @@ import java.util.Objects;
  * @param failure for an end the launcher's system imposed, why, as a type (Slurm's {@code TIMEOUT}
  *     is {@link FailureClass#TIMED_OUT}, {@code OUT_OF_MEMORY} {@link FailureClass#OUT_OF_MEMORY}):
  *     the sim's failure class, never parsed back out of {@code detail}; null when the launcher does
- *     not know, and always for {@link Phase#QUEUED} and {@link Phase#RUNNING}
+ *     not know, and always for {@link Phase#QUEUED}, {@link Phase#RUNNING} and {@link
+ *     Phase#UNKNOWN}
  */
 public record LauncherStatus(Phase phase, String detail, FailureClass failure) {
 
   public LauncherStatus {
     Objects.requireNonNull(phase, "phase");
     Objects.requireNonNull(detail, "detail");
-    if (failure != null && (phase == Phase.QUEUED || phase == Phase.RUNNING)) {
+    if (failure != null
+        && (phase == Phase.QUEUED || phase == Phase.RUNNING || phase == Phase.UNKNOWN)) {
       throw new IllegalArgumentException(
           "a " + phase + " sim has not failed; got failure " + failure.wireName());
     }
@@ -48,7 +50,18 @@ public record LauncherStatus(Phase phase, String detail, FailureClass failure) {
      * lost, preemption): as {@link #ENDED}, and a sim that reported its own failure on the way (the
      * SIGTERM before the kill) gets the detail in front of its error, so users see why.
      */
-    KILLED
+    KILLED,
+    /**
+     * The launcher's system cannot be asked now (its controller does not answer): nothing is
+     * decided. A sim that has not reported since its launch may still wait in that system's queue,
+     * so it is kept queued, and not counted silent, until the system answers again.
+     */
+    UNKNOWN
+  }
+
+  /** The launcher's system cannot be asked; {@code detail} says why. */
+  public static LauncherStatus unknown(String detail) {
+    return new LauncherStatus(Phase.UNKNOWN, detail);
   }
 
   public static LauncherStatus queued(String detail) {

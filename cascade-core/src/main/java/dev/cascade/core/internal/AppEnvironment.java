@@ -52,8 +52,17 @@ public final class AppEnvironment {
   /** The emulator's cycles per second, spelled out in the default sim command. */
   public static final String EMULATE_SPEED = "CASCADE_EMULATE_SPEED";
 
-  /** The user bearer token the server asks for. */
+  /**
+   * The user bearer token: the client's credential. A server reads it only as a fallback, with a
+   * warning, since every process of the same user can read a process's environment.
+   */
   public static final String TOKEN = "CASCADE_TOKEN";
+
+  /**
+   * A file holding the server's user token (no secret itself): {@code ./cascade serve} names the
+   * descriptor it passes {@value #TOKEN} on, {@code /dev/fd/3}.
+   */
+  public static final String TOKEN_FILE = "CASCADE_TOKEN_FILE";
 
   /**
    * Names of the app's variables every sim gets besides the contract's, comma-separated: the only
@@ -159,7 +168,10 @@ public final class AppEnvironment {
                 + "\", which is not a variable name; list names such as LD_LIBRARY_PATH,CUDA_HOME",
             SIM_ENV_PASS);
       }
-      if (name.equals(TOKEN) || name.equals(SIM_ENV_PASS) || name.startsWith("CASCADE_SIM_")) {
+      if (name.equals(TOKEN)
+          || name.equals(TOKEN_FILE)
+          || name.equals(SIM_ENV_PASS)
+          || name.startsWith("CASCADE_SIM_")) {
         throw new CascadeException(
             ErrorCode.INVALID,
             SIM_ENV_PASS
@@ -202,6 +214,11 @@ public final class AppEnvironment {
   /** {@value #TOKEN} without surrounding white space, when set and not blank. */
   public Optional<String> token() {
     return nonBlank(TOKEN).map(String::strip);
+  }
+
+  /** {@value #TOKEN_FILE}, when set and not blank. */
+  public Optional<Path> tokenFile() {
+    return nonBlank(TOKEN_FILE).map(String::strip).map(Path::of);
   }
 
   /**

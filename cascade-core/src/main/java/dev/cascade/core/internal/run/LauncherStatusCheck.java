@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * error. An end must be seen on two polls in a row, so that a final report on its way wins. A sim
  * that failed by itself in the last minutes because its task was ended from outside (a Slurm time
  * limit sends SIGTERM, and the sim reports {@code cancelled}: {@link LauncherStatus.Phase#KILLED})
- * gets the launcher's words in front of its error, so users see why.
+ * gets the launcher's words in front of its error, so users see why. A launcher that cannot be
+ * asked ({@link LauncherStatus.Phase#UNKNOWN}) decides nothing, and keeps a sim that never reported
+ * queued.
  */
 public final class LauncherStatusCheck implements Runnable {
 
@@ -82,7 +84,8 @@ public final class LauncherStatusCheck implements Runnable {
       LauncherStatus status = statuses.get(sim.launcherRef());
       if (status == null
           || status.phase() == LauncherStatus.Phase.QUEUED
-          || status.phase() == LauncherStatus.Phase.RUNNING) {
+          || status.phase() == LauncherStatus.Phase.RUNNING
+          || status.phase() == LauncherStatus.Phase.UNKNOWN) {
         continue;
       }
       explained.add(sim.id());
@@ -119,7 +122,17 @@ public final class LauncherStatusCheck implements Runnable {
     }
     for (Sim sim : live) {
       LauncherStatus status = statuses.get(sim.launcherRef());
-      if (status == null || status.phase() == LauncherStatus.Phase.RUNNING) {
+      if (status != null && status.phase() == LauncherStatus.Phase.UNKNOWN) {
+        seenEnded.remove(sim.id());
+        // Nothing is decided while the launcher cannot be asked. A sim that has not reported
+        // since its launch may still wait in its queue (a Slurm task PENDING while slurmctld is
+        // down): it stays queued, not silent, until the launcher answers again.
+        if (sim.state() == SimState.LAUNCHING || queued.isQueued(sim.id())) {
+          if (queued.mark(sim.id(), status.detail(), clock.instant())) {
+            log.info("sim {} kept queued: {}", sim.id(), status.detail());
+          }
+        }
+      } else if (status == null || status.phase() == LauncherStatus.Phase.RUNNING) {
         queued.clear(sim.id());
         seenEnded.remove(sim.id());
       } else if (status.phase() == LauncherStatus.Phase.QUEUED) {

@@ -74,7 +74,10 @@ public final class Launches implements AutoCloseable {
     this.mainUrl.complete(mainUrl);
   }
 
-  /** The tokens sims present, and the secret that makes them. */
+  /**
+   * The tokens sims present: each made at random for one launch and handed to that sim alone (on
+   * its stdin), with only its SHA-256 hash kept in the database.
+   */
   public SimTokens tokens() {
     return launcher.tokens();
   }

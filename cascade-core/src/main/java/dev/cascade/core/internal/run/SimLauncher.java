@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -252,12 +253,12 @@ final class SimLauncher implements AutoCloseable {
             config.directory(),
             settings.dataDir(),
             String.join(" ", settings.simCommand()));
+    // How long the app waits for a silent sim, so the agent retries as long (a restart of the app
+    // shorter than that loses no sim).
+    Map<String, String> extra = new LinkedHashMap<>(settings.simEnvironment());
+    extra.put(SimContract.APP_PATIENCE_S, Long.toString(settings.giveUpAfter().toSeconds()));
     return new SimLaunch(
-        contract,
-        settings.simCommand(),
-        settings.simEnvironment(),
-        simsFolder.resolve(sim.id()),
-        outputOf(sim.id()));
+        contract, settings.simCommand(), extra, simsFolder.resolve(sim.id()), outputOf(sim.id()));
   }
 
   /** Where the sim's process writes its stdout and stderr. */

@@ -55,6 +55,7 @@ final class AccelSimProcessor implements TraceProcessor {
   public Facts process(Path traceFolder) throws TraceProcessingException {
     Path traces = traceFolder.resolve(TraceLayout.TRACES_FOLDER);
     requirePlain(traceFolder, traces, true);
+    removeLeftovers(traces);
     Path processed = traces.resolve(TraceLayout.PROCESSED_LIST);
     boolean postProcessed = false;
     if (!Files.exists(processed, LinkOption.NOFOLLOW_LINKS)) {
@@ -80,6 +81,32 @@ final class AccelSimProcessor implements TraceProcessor {
     } catch (IOException | UncheckedIOException e) {
       throw new TraceProcessingException(
           "cannot read " + relative(traceFolder, processed) + ": " + e, e);
+    }
+  }
+
+  /**
+   * The post-processor's hidden files of an earlier run that never finished (a kill -9 leaves
+   * {@code .kernel-3.traceg.<hex>.tmp} and {@code .kernel-3.traceg.spill-<hex>.tmp}): nothing reads
+   * them, and processing the trace again writes its own.
+   */
+  static final java.util.regex.Pattern LEFTOVER =
+      java.util.regex.Pattern.compile("\\..+\\.(spill-)?[0-9a-f]+\\.tmp");
+
+  /** Deletes {@link #LEFTOVER} files directly in {@code traces}; one that will not go is left. */
+  static void removeLeftovers(Path traces) {
+    try (java.util.stream.Stream<Path> files = Files.list(traces)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (LEFTOVER.matcher(file.getFileName().toString()).matches()
+            && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+          try {
+            Files.deleteIfExists(file);
+          } catch (IOException e) {
+            // Harmless where it is; the next processing tries again.
+          }
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // The folder is read again just after, with an error that names it.
     }
   }
 

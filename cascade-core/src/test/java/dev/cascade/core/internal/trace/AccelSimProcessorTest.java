@@ -70,6 +70,27 @@ final class AccelSimProcessorTest {
   }
 
   @Test
+  void process_removesWhatAKilledPostProcessingLeft_andNothingElse() throws Exception {
+    write(
+        trace.resolve("traces/kernelslist"), "MemcpyHtoD,0x0000000000001000,64\nkernel-1.trace\n");
+    write(trace.resolve("traces/kernel-1.trace"), RAW_TRACE);
+    // What a kill -9 in the middle of post-processing leaves behind.
+    write(trace.resolve("traces/.kernel-3.traceg.1f3a9c0de.tmp"), "x".repeat(1000));
+    write(trace.resolve("traces/.kernel-1.traceg.7b.tmp"), "");
+    write(trace.resolve("traces/.kernel-1.traceg.spill-2c4e.tmp"), "partial");
+    write(trace.resolve("traces/notes.tmp"), "a user's file");
+
+    Facts facts = processor.process(trace);
+
+    assertThat(facts.postProcessed()).isTrue();
+    try (var files = Files.list(trace.resolve("traces"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .noneMatch(name -> name.startsWith(".") && name.endsWith(".tmp"))
+          .contains("notes.tmp", "kernel-1.traceg", "kernelslist.g");
+    }
+  }
+
+  @Test
   void process_rawTrace_isPostProcessedFirst() throws Exception {
     write(
         trace.resolve("traces/kernelslist"), "MemcpyHtoD,0x0000000000001000,64\nkernel-1.trace\n");
