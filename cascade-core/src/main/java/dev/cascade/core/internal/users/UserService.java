@@ -136,7 +136,7 @@ public final class UserService {
     return clock.instant();
   }
 
-  static String hash(String token) {
+  public static String hash(String token) {
     try {
       MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
       return HexFormat.of().formatHex(sha256.digest(token.getBytes(StandardCharsets.UTF_8)));
