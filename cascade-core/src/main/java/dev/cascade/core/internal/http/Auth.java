@@ -131,7 +131,7 @@ final class Auth {
           .map(user -> new Caller(user.name(), user.role()))
           .orElse(local);
     }
-    String presented = bearer(ctx, "a token (the server's CASCADE_TOKEN or a user's)");
+    String presented = bearer(ctx, "the server's token (CASCADE_TOKEN) or a user's token");
     if (MessageDigest.isEqual(serverToken, presented.getBytes(StandardCharsets.US_ASCII))) {
       return local;
     }
@@ -139,7 +139,7 @@ final class Auth {
     if (user.isEmpty()) {
       throw unauthorized(
           ctx,
-          "the bearer token is neither this server's token nor any user's; use CASCADE_TOKEN the"
+          "the bearer token is not this server's token nor any user's; use the CASCADE_TOKEN the"
               + " server was started with, or a token from cascade users add");
     }
     User found = user.get();

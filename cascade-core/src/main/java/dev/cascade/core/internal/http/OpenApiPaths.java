@@ -125,7 +125,7 @@ final class OpenApiPaths {
             "/api/runs",
             "createRun",
             "Create a run: writes its sims as pending and launches them in the background. The"
-                + " run is the caller's; only an admin may name another owner (403)")
+                + " run is the caller's; only an admin's owner field is taken, anyone else's ignored")
         .body(json(ref("RunRequest")))
         .needs(Role.SUBMITTER)
         .answers(
