@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param kind what changed
  * @param data the change as a JSON object (snake_case): for {@code sim}, the sim as {@code GET
  *     /api/runs/{id}} shows it; for {@code kernel}, one finished kernel's statistics; for {@code
- *     log}, {@code {"lines": [...]}}
+ *     log}, {@code {"lines": [...]}}; for {@code action}, who did what to the run
  */
 public record SimEvent(long id, String runId, String simId, Kind kind, Instant at, String data) {
 
@@ -23,7 +23,12 @@ public record SimEvent(long id, String runId, String simId, Kind kind, Instant a
     /** The sim finished a kernel; {@code data} is the kernel's statistics. */
     KERNEL,
     /** The sim printed lines; {@code data} holds the newest of them. */
-    LOG;
+    LOG,
+    /**
+     * Someone cancelled, retried or reran the run; {@code data} is the {@link RunAction} ({@code
+     * {"action", "user", "at", "new_run_id"}}) and the event has no sim.
+     */
+    ACTION;
 
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);

@@ -61,7 +61,8 @@ final class RunRequestArguments {
       paramLabel = "NAME",
       description =
           "Whose run: waiting sims take turns across owners (default: your user name, else"
-              + " local).")
+              + " local). On a server with users the run is the token's user's; only an admin's"
+              + " --owner is taken.")
   String owner;
 
   @Option(

@@ -68,6 +68,15 @@ final class RunsCreateCommand implements Callable<Integer> {
                   + " ("
                   + Printed.entries(run.entries())
                   + ")");
+          if (request.owner != null && !request.owner.equals(run.owner())) {
+            out.println(
+                "The run is "
+                    + run.owner()
+                    + "'s, not "
+                    + request.owner
+                    + "'s: a run belongs to the user whose token created it, and only an admin"
+                    + " may name another owner");
+          }
           if (!watch) {
             out.println("Watch it with: cascade runs watch " + run.id());
             out.flush();

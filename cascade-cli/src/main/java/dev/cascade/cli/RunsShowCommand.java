@@ -2,8 +2,10 @@ package dev.cascade.cli;
 
 import dev.cascade.client.QueuedRun;
 import dev.cascade.core.Run;
+import dev.cascade.core.RunAction;
 import dev.cascade.core.Sim;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.UsersJson;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +52,7 @@ final class RunsShowCommand implements Callable<Integer> {
           QueuedRun queued = client.queuedRun(runId);
           Instant now = Instant.now();
           return Printed.answer(
-              spec, json, ApiJson.writeRun(queued.run(), now), out -> print(out, queued, now));
+              spec, json, withActions(queued, now), out -> print(out, queued, now));
         });
   }
 
@@ -60,11 +62,26 @@ final class RunsShowCommand implements Callable<Integer> {
     String created = run.createdAt().toString();
     TextTable facts = new TextTable("FACT", "VALUE").withoutHeader().indent("  ");
     facts.row("created", created + " (" + Formats.ago(created, now) + " ago)");
+    facts.row("owner", run.owner());
     facts.row("entries", Printed.entries(run.entries()));
     facts.row("sims", run.sims().size() + ": " + byState(run));
     String simulators = simulators(run);
     if (!simulators.isEmpty()) {
       facts.row("simulator", simulators);
+    }
+    for (RunAction action : queued.actions()) {
+      facts.row(
+          switch (action.action()) {
+            case RunAction.CANCEL -> "cancelled";
+            case RunAction.RETRY -> "retried";
+            case RunAction.RERUN -> "rerun";
+            default -> action.action();
+          },
+          "by "
+              + action.user()
+              + " at "
+              + action.at()
+              + (action.newRunId() == null ? "" : " as run " + action.newRunId()));
     }
     facts.print(out);
     out.println();
@@ -84,6 +101,13 @@ final class RunsShowCommand implements Callable<Integer> {
           SimFailure.describe(sim));
     }
     sims.print(out);
+  }
+
+  /** The run's JSON with who did what to it, as the server sent it. */
+  private static Map<String, Object> withActions(QueuedRun queued, Instant now) {
+    Map<String, Object> run = new LinkedHashMap<>(ApiJson.writeRun(queued.run(), now));
+    run.put("actions", queued.actions().stream().map(UsersJson::writeAction).toList());
+    return run;
   }
 
   /** The kernel the sim is on or, while it waits in its launcher's queue, why it waits. */

@@ -2,16 +2,23 @@ package dev.cascade.client;
 
 import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.NewUser;
 import dev.cascade.core.Results;
+import dev.cascade.core.Role;
 import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.Runs;
 import dev.cascade.core.TraceUploads;
 import dev.cascade.core.Traces;
+import dev.cascade.core.User;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.UploadsJson;
+import dev.cascade.core.json.UsersJson;
 import java.net.URI;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -138,6 +145,39 @@ public final class CascadeClient implements AutoCloseable {
   public EventStream events(String runId, long afterId, StreamListener listener) {
     return new SseEvents(http, runId, afterId, listener == null ? StreamListener.SILENT : listener);
   }
+
+  /** Who this client's token belongs to: {@code GET /api/me}, the user's name and role. */
+  public Caller me() {
+    return http.get(
+        "/api/me",
+        node ->
+            new Caller(node.path("name").asText(), Role.fromWireName(node.path("role").asText())));
+  }
+
+  /** Every user of the server (admins only): {@code GET /api/users}. */
+  public List<User> users() {
+    return http.get("/api/users", UsersJson::readUserList);
+  }
+
+  /**
+   * Adds a user (admins only), their token expiring at {@code expiresAt} (null: never); the answer
+   * holds the token, the one time it is shown.
+   */
+  public NewUser addUser(String name, Role role, Instant expiresAt) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("role", role.wireName());
+    body.put("expires_at", expiresAt == null ? null : expiresAt.toString());
+    return http.post("/api/users", body, UsersJson::readNewUser);
+  }
+
+  /** Revokes a user's token (admins only); revoking twice is harmless. */
+  public User revokeUser(String name) {
+    return http.post("/api/users/" + Http.segment(name) + "/revoke", null, UsersJson::readUser);
+  }
+
+  /** Who a token belongs to, as {@link #me()} answers. */
+  public record Caller(String name, Role role) {}
 
   /** Stops the HTTP client; streams still open end. */
   @Override

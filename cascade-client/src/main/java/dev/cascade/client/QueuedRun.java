@@ -2,22 +2,32 @@ package dev.cascade.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.Run;
+import dev.cascade.core.RunAction;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.UsersJson;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A run as the server sees it now: the run, and why each launched sim that still waits in its
- * launcher's queue waits ({@code Slurm state PENDING (Priority)}). The reasons are known only to
- * the running server, so they are not part of {@link Run}.
+ * A run as the server sees it now: the run, why each launched sim that still waits in its
+ * launcher's queue waits ({@code Slurm state PENDING (Priority)}), and who did what to it. The
+ * reasons and the actions are known only to the server, so they are not part of {@link Run}.
  *
  * @param queuedReasons by sim id, only the sims that wait
+ * @param actions who cancelled, retried or reran the run, and when, oldest first
  */
-public record QueuedRun(Run run, Map<String, String> queuedReasons) {
+public record QueuedRun(Run run, Map<String, String> queuedReasons, List<RunAction> actions) {
 
   public QueuedRun {
     queuedReasons = Map.copyOf(queuedReasons);
+    actions = List.copyOf(actions);
+  }
+
+  /** A run nobody has cancelled, retried or rerun. */
+  public QueuedRun(Run run, Map<String, String> queuedReasons) {
+    this(run, queuedReasons, List.of());
   }
 
   /** Why the sim waits in its launcher's queue, while it does. */
@@ -35,6 +45,6 @@ public record QueuedRun(Run run, Map<String, String> queuedReasons) {
         reasons.put(sim.path("id").asText(), reason.asText());
       }
     }
-    return new QueuedRun(run, reasons);
+    return new QueuedRun(run, reasons, UsersJson.readActions(node));
   }
 }

@@ -274,7 +274,7 @@ final class CascadeClientIT {
               });
       assertThatThrownBy(() -> wrong.traces().list())
           .isInstanceOfSatisfying(
-              CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FORBIDDEN));
+              CascadeException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAUTHORIZED));
       assertThat(right.traces().list()).isNotEmpty();
     }
   }

@@ -24,7 +24,9 @@ import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.store.SimTokenRepository;
+import dev.cascade.core.internal.store.UserRepository;
 import dev.cascade.core.internal.trace.TraceStore;
+import dev.cascade.core.internal.users.UserService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -61,6 +63,7 @@ public final class Engine implements AutoCloseable {
   private LauncherStatusCheck launcherStatusCheck;
   private Results results;
   private HardwareUploads hardware;
+  private UserService users;
 
   private Engine(CascadeSettings settings) {
     this.settings = settings;
@@ -142,6 +145,7 @@ public final class Engine implements AutoCloseable {
             runs,
             settings.simulator().measures());
     hardware = new HardwareUploads(database, clock);
+    users = new UserService(new UserRepository(database), clock);
   }
 
   /**
@@ -191,6 +195,11 @@ public final class Engine implements AutoCloseable {
   }
 
   /** The sim side of the protocol: heartbeats, chunks, tokens. */
+  /** The users of a shared server and their tokens. */
+  public UserService users() {
+    return users;
+  }
+
   public SimReports reports() {
     return reports;
   }

@@ -80,8 +80,8 @@ export function requestToken(error) {
 
 /**
  * Calls the API: `GET path`, or `method` with `body` as JSON. Returns the parsed JSON. Throws an
- * ApiError for an error answer, and a TypeError when the server cannot be reached. A 401 or 403
- * asks for a token and tries again.
+ * ApiError for an error answer, and a TypeError when the server cannot be reached. A 401 (no valid
+ * token) asks for a token and tries again; a 403 is the role's refusal, in words, and is thrown.
  */
 export async function api(path, { method = 'GET', body, signal } = {}) {
   for (let attempt = 0; ; attempt++) {
@@ -100,12 +100,38 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
       return response.status === 204 ? null : response.json();
     }
     const error = await errorFromResponse(response);
-    if ((error.status === 401 || error.status === 403) && attempt < 5) {
+    if (error.status === 401 && attempt < 5) {
       await requestToken(error);
       continue;
     }
     throw error;
   }
+}
+
+let caller = null;
+window.addEventListener('cascade-token', () => {
+  caller = null;
+});
+
+/**
+ * Who is signed in, `{name, role}` from GET /api/me (asking for a token when the server needs
+ * one), or null when it cannot be told; asked once per token.
+ */
+export function me() {
+  if (!caller) {
+    caller = api('/api/me').catch(() => null);
+  }
+  return caller;
+}
+
+/** True when `who` may create runs (null: not known, the server decides). */
+export function maySubmit(who) {
+  return !who || who.role !== 'viewer';
+}
+
+/** True when `who` may cancel, retry or rerun a run of `owner`: theirs as a submitter, any as an admin. */
+export function mayChange(who, owner) {
+  return !who || who.role === 'admin' || (who.role === 'submitter' && who.name === owner);
 }
 
 /**
@@ -116,7 +142,7 @@ export async function download(path, filename) {
   const response = await fetch(path, { headers: authHeaders(), cache: 'no-store' });
   if (!response.ok) {
     const error = await errorFromResponse(response);
-    if (error.status === 401 || error.status === 403) {
+    if (error.status === 401) {
       await requestToken(error);
       return download(path, filename);
     }

@@ -1,6 +1,6 @@
 // One run (#/runs/{id}): a card per sim, updated live from the run's event stream.
 
-import { api, authHeaders, fileLink, requestToken } from './api.js';
+import { api, authHeaders, fileLink, mayChange, me, requestToken } from './api.js';
 import { h, replace, setText, badge, setBadge, announce } from './dom.js';
 import { learnSkew, since } from './clock.js';
 import { count, number, duration, dateTime, plural } from './format.js';
@@ -56,6 +56,8 @@ export function renderRun(main, runId) {
   let renderQueued = false;
   let cancelArea = null;
   let retryArea = null;
+  // Whether the signed-in user may cancel or retry this run (theirs, or any as an admin).
+  let mayAct = true;
   // Sims changed since the last frame: only their cards or fleet cells are touched.
   const changed = new Set();
   // Large runs show the fleet view and the card of one sim at a time.
@@ -99,6 +101,14 @@ export function renderRun(main, runId) {
 
   function applyEvents(batch) {
     for (const envelope of batch) {
+      if (envelope.kind === 'action' && envelope.data && run) {
+        // Who cancelled, retried or reran the run: the history line grows as it happens.
+        const known = run.actions || [];
+        if (!known.some((a) => a.action === envelope.data.action && a.at === envelope.data.at)) {
+          run.actions = known.concat([envelope.data]);
+        }
+        continue;
+      }
       const simId = envelope.sim_id;
       if (!simId) {
         continue;
@@ -162,10 +172,10 @@ export function renderRun(main, runId) {
     }
     changed.clear();
     if (cancelArea) {
-      cancelArea.hidden = state !== 'active';
+      cancelArea.hidden = state !== 'active' || !mayAct;
     }
     if (retryArea) {
-      retryArea.hidden = state === 'active' || !canRetry([...sims.values()]);
+      retryArea.hidden = state === 'active' || !canRetry([...sims.values()]) || !mayAct;
     }
     if (state !== 'active' && events) {
       // Every sim has finished: nothing more will come.
@@ -186,7 +196,11 @@ export function renderRun(main, runId) {
         h('dt', {}, 'Configs'), h('dd', {}, entriesText(run.entries)),
         h('dt', {}, 'Progress'), h('dd', { class: 'run-progress' }, `${finished} of ${plural(current.length, 'sim')} finished`,
           h('span', { class: 'muted' }, ' (', Object.entries(byState).map(([s, n]) => `${n} ${s}`).join(', '), ')')),
-        h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at))));
+        h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at)),
+        h('dt', {}, 'Owner'), h('dd', {}, run.owner || 'local'),
+        (run.actions || []).length > 0
+          ? [h('dt', {}, 'History'), h('dd', { class: 'run-actions' }, run.actions.map(actionText).join('; '))]
+          : null));
     if (state === 'active') {
       summary.dataset.active = 'true';
     } else {
@@ -194,7 +208,17 @@ export function renderRun(main, runId) {
     }
   }
 
+  function actionText(action) {
+    const done = { cancel: 'cancelled', retry: 'retried', rerun: 'rerun' }[action.action] || action.action;
+    const again = action.new_run_id ? ` as ${action.new_run_id}` : '';
+    return `${done} by ${action.user} at ${dateTime(action.at)}${again}`;
+  }
+
   function buildToolbar() {
+    me().then((who) => {
+      mayAct = mayChange(who, run.owner);
+      schedule();
+    });
     const results = [h('a', { class: 'button', href: resultsHref(runId) }, 'Results'), h('a', { class: 'button', href: `#/compare?runs=${encodeURIComponent(runId)}` }, 'Compare')];
     const cancelButton = h('button', { type: 'button', class: 'danger', id: 'cancel-run' }, 'Cancel run');
     const confirm = h('div', { class: 'confirm', hidden: true },

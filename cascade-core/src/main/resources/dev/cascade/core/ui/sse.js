@@ -104,7 +104,7 @@ export class RunEvents {
           return;
         }
         this.connected = false;
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        if (error instanceof ApiError && error.status === 401) {
           await this.callbacks.onAuth?.(error);
           continue;
         }

@@ -1,6 +1,7 @@
-// The token prompt: shown when the server answers 401 or 403, never when it needs no token.
+// The token prompt: shown when the server answers 401 (no valid token), never when it needs none;
+// and who is signed in, in the header, with their role on the page for what it may not do.
 
-import { ApiError, onTokenNeeded, setToken, token } from './api.js';
+import { ApiError, me, onTokenNeeded, setToken, token } from './api.js';
 
 /** Wires the dialog and the header's token button. */
 export function setUpToken() {
@@ -10,6 +11,7 @@ export function setUpToken() {
   const error = document.getElementById('token-error');
   const cancel = document.getElementById('token-cancel');
   const button = document.getElementById('token-button');
+  const who = document.getElementById('who');
 
   let settle = null;
   // "Not now" was chosen: calls fail with a clear message until the person asks for the prompt.
@@ -62,17 +64,32 @@ export function setUpToken() {
     }
     return new Promise((resolve, reject) => {
       settle = { resolve, reject };
-      const refused = apiError && apiError.status === 403 && token();
+      const refused = apiError && apiError.status === 401 && token();
       if (refused) {
         setToken(null);
       }
-      open(refused ? 'The server refused that token. Check the value of CASCADE_TOKEN.' : null);
+      open(refused ? `The server refused that token: ${apiError.message}` : null);
     });
   });
 
   function showButton() {
     button.hidden = !token() && !dismissed;
     button.textContent = token() ? 'Forget token' : 'Enter token';
+    showWho();
+  }
+
+  // "alice (submitter)" in the header; the role on <body> hides what it may not do.
+  async function showWho() {
+    const caller = await me();
+    if (caller) {
+      document.body.dataset.role = caller.role;
+    } else {
+      delete document.body.dataset.role;
+    }
+    // The local admin of a server without a token is everyone: nothing to say.
+    const shown = Boolean(caller) && (Boolean(token()) || caller.name !== 'local');
+    who.hidden = !shown;
+    who.textContent = shown ? `Signed in as ${caller.name} (${caller.role})` : '';
   }
   button.addEventListener('click', () => {
     if (token()) {

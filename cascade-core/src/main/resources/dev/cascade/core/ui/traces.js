@@ -33,7 +33,7 @@ function stateCell(trace) {
 
 function actionCell(trace) {
   if (trace.runnable) {
-    return h('a', { class: 'button primary', href: newRunHref(trace.id), 'aria-label': `New run of ${trace.id}` }, 'New run');
+    return h('a', { class: 'button primary', href: newRunHref(trace.id), 'aria-label': `New run of ${trace.id}`, dataset: { needs: 'submitter' } }, 'New run');
   }
   if (trace.sample) {
     return h('span', { class: 'muted small' }, 'Sample: browse only');
@@ -211,7 +211,7 @@ function traceDetail(trace) {
     h('div', { class: 'toolbar' },
       trace.sample ? h('span', { class: 'badge sample' }, 'sample') : null,
       trace.runnable
-        ? h('a', { class: 'button primary', href: newRunHref(trace.id) }, 'New run')
+        ? h('a', { class: 'button primary', href: newRunHref(trace.id), dataset: { needs: 'submitter' } }, 'New run')
         : h('p', { class: 'muted' }, trace.sample
           ? 'This is a sample: it can be browsed but never run.'
           : `Runs can start once the trace is ready; it is ${trace.state}.`)),

@@ -74,6 +74,11 @@ public final class EventLog {
     }
   }
 
+  /** The events of {@code kind} of run {@code runId}, oldest first, read from the table. */
+  public List<SimEvent> ofKind(String runId, SimEvent.Kind kind) {
+    return repository.ofKind(runId, kind);
+  }
+
   /** The newest event id; 0 when there are none. */
   public long latestId() {
     return rows.latestId();

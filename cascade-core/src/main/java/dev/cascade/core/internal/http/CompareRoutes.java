@@ -23,7 +23,7 @@ final class CompareRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/compare", auth.user(this::compare));
+    routes.get("/api/compare", auth.viewer(this::compare));
   }
 
   private void compare(Context ctx) {

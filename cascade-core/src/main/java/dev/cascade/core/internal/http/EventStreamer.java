@@ -57,7 +57,7 @@ final class EventStreamer {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/runs/{id}/events", auth.user(this::stream));
+    routes.get("/api/runs/{id}/events", auth.viewer(this::stream));
   }
 
   /** Ends every open stream; the server is stopping. */

@@ -23,8 +23,8 @@ final class ExportRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/runs/{id}/results/sims.csv", auth.user(this::simsCsv));
-    routes.get("/api/runs/{id}/results/get_stats.csv", auth.user(this::getStatsCsv));
+    routes.get("/api/runs/{id}/results/sims.csv", auth.viewer(this::simsCsv));
+    routes.get("/api/runs/{id}/results/get_stats.csv", auth.viewer(this::getStatsCsv));
   }
 
   private void simsCsv(Context ctx) {

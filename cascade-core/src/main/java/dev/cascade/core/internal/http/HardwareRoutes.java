@@ -1,6 +1,7 @@
 package dev.cascade.core.internal.http;
 
 import dev.cascade.core.Results;
+import dev.cascade.core.Role;
 import dev.cascade.core.Run;
 import dev.cascade.core.Runs;
 import dev.cascade.core.internal.results.HardwareUploads;
@@ -25,8 +26,10 @@ final class HardwareRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.put("/api/traces/{id}/hardware", auth.user(this::put));
-    routes.get("/api/runs/{id}/correlation", auth.user(this::correlation));
+    routes.put(
+        "/api/traces/{id}/hardware",
+        auth.needs(Role.SUBMITTER, "uploading hardware results", this::put));
+    routes.get("/api/runs/{id}/correlation", auth.viewer(this::correlation));
   }
 
   /** The body is the CSV as ncu wrote it; {@code ?name=} names it in messages (ncu.csv). */

@@ -50,7 +50,7 @@ public final class HttpApi implements AutoCloseable {
     RunService runs = engine.runs();
     Clock clock = engine.clock();
     MetricsRegistry metrics = new MetricsRegistry();
-    Auth auth = new Auth(settings.token(), engine.reports());
+    Auth auth = new Auth(settings.token(), engine.users(), engine.reports());
     EventStreamer events = new EventStreamer(runs, auth, metrics, settings.sseKeepAlive());
     Javalin app =
         Javalin.create(
@@ -94,6 +94,7 @@ public final class HttpApi implements AutoCloseable {
                   .register(config.routes);
               new CompareRoutes(runs, engine.results(), auth).register(config.routes);
               new TraceFetchRoutes(runs, engine.traces(), auth).register(config.routes);
+              new UserRoutes(engine.users(), auth, settings.maxJsonBytes()).register(config.routes);
               // The web UI: its page and files from the jar, outside /api and without a token.
               new StaticFiles().register(config.routes);
             });

@@ -24,6 +24,7 @@ final class OpenApi {
     ReportSchemas.addTo(schemas);
     ComparisonSchemas.addTo(schemas);
     CompareSchemas.addTo(schemas);
+    UserSchemas.addTo(schemas);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("openapi", "3.0.3");
     doc.put(
@@ -33,9 +34,12 @@ final class OpenApi {
             "version", "1",
             "description",
                 "Run captured Accel-Sim GPU traces on other GPU configs. User endpoints take"
-                    + " \"Authorization: Bearer $CASCADE_TOKEN\" when the server has a token; sim"
-                    + " endpoints take the sim's own token. JSON is snake_case. Every error is"
-                    + " {\"error\": {\"code\", \"message\", \"field\"}}."));
+                    + " \"Authorization: Bearer <token>\" when the server has a token: the"
+                    + " server's own ($CASCADE_TOKEN, the local admin) or a user's (cascade users"
+                    + " add), whose role (viewer, submitter, admin; x-cascade-role on each"
+                    + " operation) decides what it may do: 401 without a valid token, 403 without"
+                    + " the role. Sim endpoints take the sim's own token. JSON is snake_case."
+                    + " Every error is {\"error\": {\"code\", \"message\", \"field\"}}."));
     doc.put("paths", OpenApiPaths.all());
     doc.put(
         "components",
@@ -43,7 +47,10 @@ final class OpenApi {
             "securitySchemes",
             map(
                 OpenApiPaths.USER,
-                bearer(AppEnvironment.TOKEN + "; not needed when the server has none"),
+                bearer(
+                    AppEnvironment.TOKEN
+                        + " (the local admin) or a user's token; not needed when the server has"
+                        + " none"),
                 OpenApiPaths.SIM,
                 bearer(SimContract.SIM_TOKEN + ", valid for its own sim only")),
             "schemas",

@@ -12,6 +12,7 @@ import static dev.cascade.core.internal.http.OpenApiJson.ref;
 import static dev.cascade.core.internal.http.OpenApiJson.string;
 import static dev.cascade.core.internal.http.OpenApiJson.text;
 
+import dev.cascade.core.Role;
 import dev.cascade.core.RunQuery;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,12 @@ final class OpenApiPaths {
 
   static final String USER = "userToken";
   static final String SIM = "simToken";
+
+  /**
+   * The extension naming the least role an operation needs; a submitter's cancel, retry and rerun
+   * take their own runs only (others' need admin).
+   */
+  static final String ROLE = "x-cascade-role";
 
   private static final Map<String, Object> RUN_ID = pathParam("id", "The run id");
   private static final Map<String, Object> SIM_ID = pathParam("id", "The sim id");
@@ -56,6 +63,7 @@ final class OpenApiPaths {
     api.compare();
     api.simOutput();
     api.simIngest();
+    api.users();
     return api.paths;
   }
 
@@ -85,6 +93,7 @@ final class OpenApiPaths {
             pathParam("id", "The trace id"),
             param("query", "name", false, "The CSV's name, for messages (ncu.csv)", string()))
         .body(text("text/csv"))
+        .needs(Role.SUBMITTER)
         .answers(ok(json(ref("HardwareStored"))), 401, 403, 404, 422);
     user(
             "get",
@@ -115,8 +124,10 @@ final class OpenApiPaths {
             "post",
             "/api/runs",
             "createRun",
-            "Create a run: writes its sims as pending and launches them in the background")
+            "Create a run: writes its sims as pending and launches them in the background. The"
+                + " run is the caller's; only an admin's owner field is taken, anyone else's ignored")
         .body(json(ref("RunRequest")))
+        .needs(Role.SUBMITTER)
         .answers(
             response(
                 "201",
@@ -160,23 +171,29 @@ final class OpenApiPaths {
             "post",
             "/api/runs/{id}/cancel",
             "cancelRun",
-            "Cancel every unfinished sim of the run; cancelling twice is harmless")
+            "Cancel every unfinished sim of the run; cancelling twice is harmless. A submitter"
+                + " cancels their own runs; an admin anyone's. Recorded in the run's actions")
         .params(RUN_ID)
+        .needs(Role.SUBMITTER)
         .answers(ok(json(ref("Run"))), 401, 403, 404);
     user(
             "post",
             "/api/runs/{id}/retry",
             "retryRun",
             "Launch the run's failed and cancelled sims again as new attempts; earlier attempts"
-                + " stay with their logs and errors; 409 when none failed or was cancelled")
+                + " stay with their logs and errors; 409 when none failed or was cancelled. A"
+                + " submitter retries their own runs; an admin anyone's")
         .params(RUN_ID)
+        .needs(Role.SUBMITTER)
         .answers(ok(json(ref("Run"))), 401, 403, 404, 409);
     user(
             "post",
             "/api/runs/{id}/rerun",
             "rerunRun",
-            "Create a new run of the same trace with the same entries")
+            "Create a new run of the same trace with the same entries, owned by the caller; a"
+                + " submitter reruns their own runs, an admin anyone's")
         .params(RUN_ID)
+        .needs(Role.SUBMITTER)
         .answers(
             response(
                 "201",
@@ -347,9 +364,45 @@ final class OpenApiPaths {
     return new Operation(method, path, operationId, summary);
   }
 
-  /** An operation that takes the user's token. */
+  /** An operation that takes a user's token, open to every role until {@link Operation#needs}. */
   private Operation user(String method, String path, String operationId, String summary) {
-    return op(method, path, operationId, summary).security(USER);
+    return op(method, path, operationId, summary).security(USER).needs(Role.VIEWER);
+  }
+
+  /** {@code UserRoutes}: who the caller is, and the users (admins only). */
+  private void users() {
+    user("get", "/api/me", "getMe", "Who the caller is: the user of the token and their role")
+        .answers(ok(json(ref("Me"))), 401);
+    user("get", "/api/users", "listUsers", "Every user, revoked and expired ones included")
+        .needs(Role.ADMIN)
+        .answers(ok(json(ref("UserList"))), 401, 403);
+    user(
+            "post",
+            "/api/users",
+            "addUser",
+            "Add a user with a role; the answer holds their token, shown this once")
+        .needs(Role.ADMIN)
+        .body(json(ref("NewUserRequest")))
+        .answers(
+            response(
+                "201",
+                "The user and their token",
+                json(ref("NewUser")),
+                map("Location", map("schema", map("type", "string")))),
+            400,
+            401,
+            403,
+            409,
+            413,
+            422);
+    user(
+            "post",
+            "/api/users/{name}/revoke",
+            "revokeUser",
+            "Revoke the user's token: their next request is 401; revoking twice is harmless")
+        .needs(Role.ADMIN)
+        .params(pathParam("name", "The user's name"))
+        .answers(ok(json(ref("User"))), 401, 403, 404);
   }
 
   /** One operation being described; {@link #answers} adds it to the paths. */
@@ -370,6 +423,12 @@ final class OpenApiPaths {
 
     Operation security(String scheme) {
       security = scheme;
+      return this;
+    }
+
+    /** The least role that may call it, as {@code x-cascade-role}. */
+    Operation needs(Role role) {
+      operation.put(ROLE, role.wireName());
       return this;
     }
 

@@ -33,7 +33,7 @@ final class OpsRoutes {
   void register(RoutesConfig routes) {
     routes.get("/healthz", this::health);
     routes.get("/metrics", this::metrics);
-    routes.get("/api/openapi.json", auth.user(this::openApi));
+    routes.get("/api/openapi.json", auth.viewer(this::openApi));
   }
 
   /** Unhealthy (503, with the reason) while Cascade cannot write its data. */

@@ -50,11 +50,11 @@ final class OutputRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/sims/{id}/log", auth.user(this::log));
-    routes.get("/api/sims/{id}/kernels", auth.user(this::kernels));
-    routes.get("/api/runs/{id}/results", auth.user(this::results));
-    routes.get("/api/runs/{id}/results.csv", auth.user(this::resultsCsv));
-    routes.get("/api/measures", auth.user(this::measures));
+    routes.get("/api/sims/{id}/log", auth.viewer(this::log));
+    routes.get("/api/sims/{id}/kernels", auth.viewer(this::kernels));
+    routes.get("/api/runs/{id}/results", auth.viewer(this::results));
+    routes.get("/api/runs/{id}/results.csv", auth.viewer(this::resultsCsv));
+    routes.get("/api/measures", auth.viewer(this::measures));
   }
 
   /**

@@ -41,7 +41,7 @@ final class ReportSchemas {
             "sim_id",
             nullable(string()),
             "kind",
-            enumOf("sim", "kernel", "log"),
+            enumOf("sim", "kernel", "log", "action"),
             "at",
             time(),
             "data",

@@ -217,6 +217,7 @@ final class ResourceSchemas {
             integer());
     Map<String, Object> run = new LinkedHashMap<>(runFields);
     run.put("sims", array(ref("Sim")));
+    run.put("actions", array(ref("RunAction")));
     schemas.put("Run", object(List.of("id", "trace_id", "state", "entries", "sims"), run));
     Map<String, Object> summary = new LinkedHashMap<>(runFields);
     summary.put("sims_by_state", mapOf(map("type", "integer")));

@@ -2,31 +2,34 @@ package dev.cascade.core.internal.http;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Role;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
-import dev.cascade.core.Runs;
 import dev.cascade.core.internal.run.QueuedSims;
+import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.UsersJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** Creating, listing, reading and cancelling runs. */
+/** Creating, listing, reading, cancelling, retrying and rerunning runs, each as its caller. */
 final class RunRoutes {
 
-  private final Runs runs;
+  private final RunService runs;
   private final Auth auth;
   private final Clock clock;
   private final int maxJsonBytes;
   private final QueuedSims queued;
 
-  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+  RunRoutes(RunService runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
     this.queued = queued;
     this.runs = runs;
     this.auth = auth;
@@ -35,19 +38,21 @@ final class RunRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.post("/api/runs", auth.user(this::create));
-    routes.get("/api/runs", auth.user(this::list));
-    routes.get("/api/runs/{id}", auth.user(this::get));
-    routes.post("/api/runs/{id}/cancel", auth.user(this::cancel));
-    routes.post("/api/runs/{id}/retry", auth.user(this::retry));
-    routes.post("/api/runs/{id}/rerun", auth.user(this::rerun));
+    routes.post("/api/runs", auth.needs(Role.SUBMITTER, "creating a run", this::create));
+    routes.get("/api/runs", auth.viewer(this::list));
+    routes.get("/api/runs/{id}", auth.viewer(this::get));
+    routes.post(
+        "/api/runs/{id}/cancel", auth.needs(Role.SUBMITTER, "cancelling a run", this::cancel));
+    routes.post("/api/runs/{id}/retry", auth.needs(Role.SUBMITTER, "retrying a run", this::retry));
+    routes.post("/api/runs/{id}/rerun", auth.needs(Role.SUBMITTER, "rerunning a run", this::rerun));
   }
 
   /**
    * {@code {"trace_id", "entries": [{"gpu_config", "count", "kernels", "time_limit", "context"}],
-   * "owner", "priority"}}: 201 with the run and its {@code Location}. Types and ranges are checked
-   * here so the error names the exact field; the run manager checks the rest (trace, configs,
-   * duplicates).
+   * "owner", "priority"}}: 201 with the run and its {@code Location}. The run is the caller's: only
+   * an admin's {@code owner} is taken; anyone else's is ignored, so a run is never someone else's by
+   * a field. Types and ranges are checked here so the error names the exact field; the run manager
+   * checks the rest (trace, configs, duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);
@@ -81,18 +86,26 @@ final class RunRoutes {
     }
     Run run =
         runs.create(
-            traceId, entries, options(body).withReuse(body.optionalBoolean("reuse", false)));
+            traceId,
+            entries,
+            options(body, Auth.caller(ctx)).withReuse(body.optionalBoolean("reuse", false)));
     ctx.header("Location", "/api/runs/" + run.id());
     Json.send(ctx, 201, withSchedule(run));
   }
 
-  /** The run's {@code owner} (default {@value RunOptions#DEFAULT_OWNER}) and {@code priority}. */
-  private static RunOptions options(JsonBody body) {
+  /**
+   * The run's {@code owner} (default: the caller, {@value RunOptions#DEFAULT_OWNER} for the local
+   * admin) and {@code priority}.
+   */
+  private static RunOptions options(JsonBody body, Caller caller) {
     String owner = body.optionalString("owner");
     int priority =
         (int) body.optionalLong("priority", -RunOptions.MAX_PRIORITY, RunOptions.MAX_PRIORITY, 0);
-    if (owner == null) {
-      return RunOptions.defaults().withPriority(priority);
+    if (owner == null || !caller.role().includes(Role.ADMIN)) {
+      // A run is its creator's: a non-admin's owner field is not theirs to choose (a client that
+      // always sends one, such as the command line's user name, still works; the answer's owner
+      // says whose the run is).
+      return new RunOptions(caller.name(), priority);
     }
     try {
       return new RunOptions(owner, priority);
@@ -106,8 +119,9 @@ final class RunRoutes {
    * launcher still queues it.
    */
   private Object withSchedule(Run run) {
-    return QueuedReasons.add(
-        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run)), queued);
+    return withActions(
+        QueuedReasons.add(ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run)), queued),
+        run.id());
   }
 
   /**
@@ -132,19 +146,46 @@ final class RunRoutes {
     Json.send(ctx, 200, withSchedule(runs.get(ctx.pathParam("id"))));
   }
 
-  /** Launches the run's failed and cancelled sims again, as new attempts. */
+  /**
+   * Launches the run's failed and cancelled sims again, as new attempts: the owner's, or an
+   * admin's, recorded with who asked.
+   */
   private void retry(Context ctx) {
-    Json.send(ctx, 200, ApiJson.writeRun(runs.retry(ctx.pathParam("id")), clock.instant()));
+    String runId = ownRun(ctx, "retrying another user's run");
+    Json.send(
+        ctx,
+        200,
+        withActions(
+            ApiJson.writeRun(runs.retry(runId, Auth.caller(ctx).name()), clock.instant()), runId));
   }
 
-  /** A new run of the same trace and entries: 201 with it and its {@code Location}. */
+  /**
+   * A new run of the same trace and entries, the caller's: 201 with it and its {@code Location};
+   * the old run records who reran it.
+   */
   private void rerun(Context ctx) {
-    Run run = runs.rerun(ctx.pathParam("id"));
+    String runId = ownRun(ctx, "rerunning another user's run");
+    Run run = runs.rerun(runId, Auth.caller(ctx).name());
     ctx.header("Location", "/api/runs/" + run.id());
-    Json.send(ctx, 201, ApiJson.writeRun(run, clock.instant()));
+    Json.send(ctx, 201, withActions(ApiJson.writeRun(run, clock.instant()), run.id()));
   }
 
+  /** Cancels the run: the owner's, or an admin's, recorded with who asked. */
   private void cancel(Context ctx) {
-    Json.send(ctx, 200, withSchedule(runs.cancel(ctx.pathParam("id"))));
+    String runId = ownRun(ctx, "cancelling another user's run");
+    Json.send(ctx, 200, withSchedule(runs.cancel(runId, Auth.caller(ctx).name())));
+  }
+
+  /** The path's run id, once the run is found (404) and the caller may act on it (403). */
+  private String ownRun(Context ctx, String doingToAnother) {
+    Run run = runs.get(ctx.pathParam("id"));
+    Auth.requireOwnerOrAdmin(ctx, run.owner(), doingToAnother);
+    return run.id();
+  }
+
+  /** The run's JSON with {@code actions}: who cancelled, retried or reran it, and when. */
+  private Map<String, Object> withActions(Map<String, Object> run, String runId) {
+    run.put("actions", runs.actions(runId).stream().map(UsersJson::writeAction).toList());
+    return run;
   }
 }

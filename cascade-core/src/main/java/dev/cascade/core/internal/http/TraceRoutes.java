@@ -20,9 +20,9 @@ final class TraceRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/traces", auth.user(this::list));
-    routes.get("/api/traces/{id}", auth.user(this::get));
-    routes.get("/api/gpu-configs", auth.user(this::gpuConfigs));
+    routes.get("/api/traces", auth.viewer(this::list));
+    routes.get("/api/traces/{id}", auth.viewer(this::get));
+    routes.get("/api/gpu-configs", auth.viewer(this::gpuConfigs));
   }
 
   private void list(Context ctx) {

@@ -23,7 +23,7 @@ final class UploadRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/uploads", auth.user(this::get));
+    routes.get("/api/uploads", auth.viewer(this::get));
   }
 
   private void get(Context ctx) {

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.run;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.EventStream;
@@ -9,6 +10,7 @@ import dev.cascade.core.KernelResult;
 import dev.cascade.core.KernelWindow;
 import dev.cascade.core.Provenance;
 import dev.cascade.core.Run;
+import dev.cascade.core.RunAction;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunPage;
@@ -16,6 +18,7 @@ import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sim;
+import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
@@ -26,9 +29,13 @@ import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.RunRepository;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.internal.trace.TraceStore;
+import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.UsersJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +59,7 @@ import org.slf4j.LoggerFactory;
 public final class RunService implements Runs {
 
   private static final Logger log = LoggerFactory.getLogger(RunService.class);
+  private static final ObjectMapper ACTION_JSON = new ObjectMapper();
 
   private final Database database;
   private final RunRepository runs;
@@ -148,6 +156,14 @@ public final class RunService implements Runs {
 
   @Override
   public Run retry(String runId) {
+    return retry(runId, null);
+  }
+
+  /**
+   * {@link #retry(String)} asked by {@code actor}, recorded as a {@code retry} action with the new
+   * attempts; {@code actor} null records nothing (an embedded caller).
+   */
+  public Run retry(String runId, String actor) {
     Run run = get(runId);
     RunRequestValidator.Validated request = validator.validate(run.traceId(), run.entries());
     Instant now = clock.instant();
@@ -171,6 +187,9 @@ public final class RunService implements Runs {
               for (Sim sim : next) {
                 moves.appendSimEvent(connection, sim.id());
               }
+              if (!next.isEmpty()) {
+                appendAction(connection, runId, RunAction.RETRY, actor, now, null);
+              }
               return next;
             });
     if (attempts.isEmpty()) {
@@ -192,6 +211,47 @@ public final class RunService implements Runs {
   public Run rerun(String runId) {
     Run run = get(runId);
     return create(run.traceId(), run.entries(), new RunOptions(run.owner(), run.priority()));
+  }
+
+  /**
+   * A new run of the same trace and entries, made by {@code actor} and so theirs; recorded on the
+   * old run as a {@code rerun} action naming the new one.
+   */
+  public Run rerun(String runId, String actor) {
+    Objects.requireNonNull(actor, "actor");
+    Run run = get(runId);
+    Run again = create(run.traceId(), run.entries(), new RunOptions(actor, run.priority()));
+    Instant now = clock.instant();
+    database.write(
+        connection -> {
+          appendAction(connection, runId, RunAction.RERUN, actor, now, again.id());
+          return null;
+        });
+    events.committed();
+    return again;
+  }
+
+  /** Who cancelled, retried or reran run {@code runId}, and when, oldest first. */
+  public List<RunAction> actions(String runId) {
+    List<RunAction> actions = new ArrayList<>();
+    for (SimEvent event : events.ofKind(runId, SimEvent.Kind.ACTION)) {
+      try {
+        actions.add(UsersJson.readAction(ACTION_JSON.readTree(event.data())));
+      } catch (IOException | IllegalArgumentException e) {
+        log.warn(
+            "event {} of run {} is not an action; left out: {}", event.id(), runId, e.toString());
+      }
+    }
+    return actions;
+  }
+
+  private void appendAction(
+      Connection connection, String runId, String action, String actor, Instant at, String newRun)
+      throws SQLException {
+    if (actor != null) {
+      String data = ApiJson.toJson(UsersJson.writeAction(new RunAction(action, actor, at, newRun)));
+      events.append(connection, runId, null, SimEvent.Kind.ACTION, at, data);
+    }
   }
 
   @Override
@@ -240,7 +300,16 @@ public final class RunService implements Runs {
 
   @Override
   public Run cancel(String runId) {
+    return cancel(runId, null);
+  }
+
+  /**
+   * {@link #cancel(String)} asked by {@code actor}, recorded as a {@code cancel} action when it
+   * cancelled any sim; {@code actor} null records nothing (an embedded caller).
+   */
+  public Run cancel(String runId, String actor) {
     Run run = get(runId);
+    Instant now = clock.instant();
     List<Sim> cancelled =
         database.write(
             connection -> {
@@ -251,8 +320,14 @@ public final class RunService implements Runs {
                   moved.add(sim);
                 }
               }
+              if (!moved.isEmpty()) {
+                appendAction(connection, runId, RunAction.CANCEL, actor, now, null);
+              }
               return moved;
             });
+    if (!cancelled.isEmpty() && actor != null) {
+      events.committed();
+    }
     cancelled.forEach(sim -> moves.committed(true, sim.id(), SimState.CANCELLED));
     if (!cancelled.isEmpty()) {
       log.info("run {} cancelled: {} sims stopped", runId, cancelled.size());

@@ -99,4 +99,35 @@ public final class EventRepository {
           return events;
         });
   }
+
+  /**
+   * The events of {@code kind} of run {@code runId}, oldest first: a run's {@code action}s are a
+   * handful, read whole for the run's view.
+   */
+  public List<SimEvent> ofKind(String runId, SimEvent.Kind kind) {
+    return database.read(
+        connection -> {
+          List<SimEvent> events = new ArrayList<>();
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT id, run_id, sim_id, kind, data, created_at FROM events"
+                      + " WHERE run_id = ? AND kind = ? ORDER BY id")) {
+            select.setString(1, runId);
+            select.setString(2, kind.wireName());
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                events.add(
+                    new SimEvent(
+                        rows.getLong(1),
+                        rows.getString(2),
+                        rows.getString(3),
+                        kind,
+                        SqlTimes.instant(rows.getString(6)),
+                        rows.getString(5)));
+              }
+            }
+          }
+          return events;
+        });
+  }
 }

@@ -219,6 +219,12 @@ final class ApiServer implements AutoCloseable {
       return error.get("code").asText();
     }
 
+    /** The error body's message. */
+    String errorMessage() {
+      errorCode();
+      return json().get("error").get("message").asText();
+    }
+
     String errorField() {
       JsonNode field = json().get("error").get("field");
       return field == null || field.isNull() ? null : field.asText();

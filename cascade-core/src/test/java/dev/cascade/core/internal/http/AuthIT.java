@@ -56,8 +56,8 @@ final class AuthIT {
       assertThat(none.status()).as(path).isEqualTo(401);
       assertThat(none.errorCode()).as(path).isEqualTo("unauthorized");
       assertThat(none.headers().firstValue("WWW-Authenticate")).as(path).isPresent();
-      assertThat(wrong.status()).as(path).isEqualTo(403);
-      assertThat(wrong.errorCode()).as(path).isEqualTo("forbidden");
+      assertThat(wrong.status()).as(path).isEqualTo(401);
+      assertThat(wrong.errorCode()).as(path).isEqualTo("unauthorized");
     }
     assertThat(server.post("/api/runs", "{}").status()).isEqualTo(401);
     assertThat(server.post("/api/runs/r_x/cancel", "").status()).isEqualTo(401);
@@ -106,7 +106,7 @@ final class AuthIT {
     assertThat(withUserToken.status()).isEqualTo(403);
     assertThat(aOnB.status()).isEqualTo(403);
     assertThat(aOnA.status()).isEqualTo(200);
-    assertThat(simTokenOnUserApi.status()).isEqualTo(403);
+    assertThat(simTokenOnUserApi.status()).isEqualTo(401);
   }
 
   @Test

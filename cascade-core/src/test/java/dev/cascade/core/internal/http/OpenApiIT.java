@@ -13,7 +13,10 @@ import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Measures;
+import dev.cascade.core.NewUser;
 import dev.cascade.core.PartialResults;
+import dev.cascade.core.Role;
+import dev.cascade.core.RunAction;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunPage;
@@ -22,6 +25,7 @@ import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Speedups;
 import dev.cascade.core.Spread;
+import dev.cascade.core.User;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.CompareJson;
 import dev.cascade.core.json.CorrelationJson;
@@ -31,6 +35,7 @@ import dev.cascade.core.json.PartialJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.UsersJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,7 +143,18 @@ final class OpenApiIT {
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
-    written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
+    // A run as run responses show it: the mapping's fields and who did what to it (actions).
+    Map<String, Object> run =
+        new LinkedHashMap<>(ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
+    run.put("actions", List.of());
+    written.put("Run", run);
+    written.put("User", UsersJson.writeUser(user()));
+    written.put("UserList", UsersJson.writeUserList(List.of(user())));
+    written.put("NewUser", UsersJson.writeNewUser(new NewUser(user(), "cascade_token")));
+    written.put("Me", UsersJson.writeMe("alice", Role.SUBMITTER));
+    written.put(
+        "RunAction",
+        UsersJson.writeAction(new RunAction(RunAction.RERUN, "alice", JsonSamples.T0, "r_2")));
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
         "RunList", RunListJson.writePage(new RunPage(List.of(JsonSamples.run()), "cursor")));
@@ -271,6 +287,11 @@ final class OpenApiIT {
               required ->
                   assertThat(entry.getValue()).as(entry.getKey()).containsKey(required.asText()));
     }
+  }
+
+  private static User user() {
+    return new User(
+        "alice", Role.SUBMITTER, JsonSamples.T0, "local", JsonSamples.T0, JsonSamples.T0, "local");
   }
 
   private static KernelComparison withMeasure(KernelComparison row) {

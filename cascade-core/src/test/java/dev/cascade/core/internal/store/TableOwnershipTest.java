@@ -44,7 +44,8 @@ final class TableOwnershipTest {
           "sim_kernels", "KernelRepository.java",
           "events", "EventRepository.java",
           "trace_hardware", "HardwareRepository.java",
-          "sim_tokens", "SimTokenRepository.java");
+          "sim_tokens", "SimTokenRepository.java",
+          "users", "UserRepository.java");
 
   /** The benchmark harness's files that speak SQL on purpose (see the class comment). */
   private static final Set<String> BENCH_SQL =
