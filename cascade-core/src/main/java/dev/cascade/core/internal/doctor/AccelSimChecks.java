@@ -4,6 +4,7 @@ import dev.cascade.core.DoctorCheck;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.SimCommands;
+import dev.cascade.core.internal.AppEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -125,7 +126,10 @@ public final class AccelSimChecks {
       return DoctorCheck.fail(
           "accelsim_dir",
           title,
-          "CASCADE_ACCELSIM_DIR names " + accelSimDir + ", which is not a folder",
+          AppEnvironment.ACCELSIM_DIR
+              + " or --accelsim-dir names "
+              + accelSimDir
+              + ", which is not a folder",
           "set CASCADE_ACCELSIM_DIR (or --accelsim-dir) to the folder Accel-Sim was cloned and"
               + " built in, the one holding gpu-simulator/");
     }
@@ -255,7 +259,7 @@ public final class AccelSimChecks {
     String title = "GPU configs";
     Path folder = configsOverride.orElse(accelSimDir.resolve(GpuConfigCatalog.TESTED_CFGS));
     String source =
-        configsOverride.isPresent() ? "CASCADE_ACCELSIM_CONFIGS" : "the Accel-Sim folder";
+        configsOverride.isPresent() ? AppEnvironment.ACCELSIM_CONFIGS : "the Accel-Sim folder";
     if (!Files.isDirectory(folder)) {
       return DoctorCheck.fail(
           "configs",
