@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       RunCommand.class,
       ConfigsCommand.class,
+      DoctorCommand.class,
       StatsCommand.class,
       TraceInfoCommand.class,
       PostprocessCommand.class,

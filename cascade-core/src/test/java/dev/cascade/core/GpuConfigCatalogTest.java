@@ -161,6 +161,21 @@ final class GpuConfigCatalogTest {
   }
 
   @Test
+  void builtIn_hasUpstreamsNewerConfigs_adaOrinAndA100With80GB() {
+    GpuConfigCatalog catalog = GpuConfigCatalog.builtIn();
+
+    assertThat(catalog.find("SM89_RTX4060_LAPTOP").orElseThrow())
+        .extracting(GpuConfig::arch, GpuConfig::clockMhz, GpuConfig::sms)
+        .containsExactly("sm_89", 1890.0, 24);
+    assertThat(catalog.find("SM87_ORIN").orElseThrow())
+        .extracting(GpuConfig::arch, GpuConfig::clockMhz, GpuConfig::sms)
+        .containsExactly("sm_87", 1300.0, 16);
+    assertThat(catalog.find("NVIDIA_A100_80GB_PCIe").orElseThrow())
+        .extracting(GpuConfig::arch, GpuConfig::clockMhz, GpuConfig::sms)
+        .containsExactly("sm_80", 1410.0, 108);
+  }
+
+  @Test
   void forAccelSim_readsItsTestedCfgsAndRejectsAFolderWithout() throws IOException {
     Path accelSim = folder.resolve("accel-sim");
     Path testedCfgs = Files.createDirectories(accelSim.resolve(GpuConfigCatalog.TESTED_CFGS));

@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.math.BigDecimal;
@@ -204,6 +205,34 @@ public final class AppEnvironment {
       return accelSim;
     }
     return nonBlank(LIBRARY_PATH);
+  }
+
+  /** {@value #ACCELSIM_DIR}, when set and not blank. */
+  public Optional<Path> accelSimDir() {
+    return nonBlank(ACCELSIM_DIR).map(dir -> Path.of(dir.strip()));
+  }
+
+  /** {@value #ACCELSIM_CONFIGS}, when set and not blank. */
+  public Optional<Path> accelSimConfigs() {
+    return nonBlank(ACCELSIM_CONFIGS).map(dir -> Path.of(dir.strip()));
+  }
+
+  /**
+   * What a local sim inherits of this environment ({@link
+   * dev.cascade.core.LocalLauncher#BASE_VARIABLES}, those set) with {@code LD_LIBRARY_PATH} as sims
+   * get it ({@link #simLibraryPath}): the environment a simulator starts in.
+   */
+  public Map<String, String> simProcessEnvironment() {
+    Map<String, String> base = new java.util.LinkedHashMap<>();
+    for (String name : LocalLauncher.BASE_VARIABLES) {
+      String value = environment.get(name);
+      if (value != null) {
+        base.put(name, value);
+      }
+    }
+    base.remove(LIBRARY_PATH);
+    simLibraryPath().ifPresent(path -> base.put(LIBRARY_PATH, path));
+    return base;
   }
 
   /** {@value #MAIN_URL}, when set and not blank. */

@@ -23,6 +23,11 @@ record DemoKernel(
   enum Kind {
     GEMM,
     ATTENTION,
-    ELEMENTWISE
+    ELEMENTWISE,
+    /**
+     * A few loads, an add and a store in opcodes every Accel-Sim ISA table has (Volta's onwards),
+     * for {@code cascade doctor}'s one-kernel run of the real simulator.
+     */
+    SMOKE
   }
 }

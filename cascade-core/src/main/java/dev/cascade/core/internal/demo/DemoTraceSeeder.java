@@ -103,7 +103,35 @@ public final class DemoTraceSeeder {
               8,
               Kind.GEMM));
 
+  /**
+   * The smoke trace's one kernel: two thread blocks of two warps, each loading, adding and storing
+   * twice, in Volta's SASS (binary version {@value #SMOKE_BINARY_VERSION}), which every Accel-Sim
+   * build since 2020 decodes; a build that knows only newer ISAs would say "unsupported binary
+   * version".
+   */
+  private static final List<DemoKernel> SMOKE_KERNELS =
+      List.of(new DemoKernel("cascade_doctor_smoke_kernel", 2, 1, 64, 16, 0, 2, Kind.SMOKE));
+
+  /** The SASS binary version of the smoke trace's kernel: Volta's. */
+  public static final int SMOKE_BINARY_VERSION = 70;
+
   private DemoTraceSeeder() {}
+
+  /**
+   * Writes the demo trace's processed files ({@code kernelslist.g} and its five kernels) into
+   * {@code folder}, with no {@code metadata.json}: for running the emulator on it directly.
+   */
+  public static void writeDemo(Path folder) throws IOException {
+    DemoTraceWriter.write(folder, DEMO_KERNELS);
+  }
+
+  /**
+   * Writes a one-kernel processed trace into {@code folder}: {@code kernelslist.g} and a plain
+   * {@code kernel-1.traceg}, small enough for a real Accel-Sim to run in seconds.
+   */
+  public static void writeSmoke(Path folder) throws IOException {
+    DemoTraceWriter.write(folder, SMOKE_KERNELS, SMOKE_BINARY_VERSION, false);
+  }
 
   /**
    * Writes the demo and sample traces into {@code tracesFolder} when it holds no trace yet. Returns

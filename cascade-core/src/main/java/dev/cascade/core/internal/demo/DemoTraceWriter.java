@@ -31,29 +31,44 @@ final class DemoTraceWriter {
 
   private DemoTraceWriter() {}
 
-  /** Writes {@code kernels} into {@code tracesFolder} (created when absent). */
+  /**
+   * Writes {@code kernels} into {@code tracesFolder} (created when absent) as Hopper kernels
+   * ({@code -binary version = 90}), each {@code .traceg.xz}.
+   */
   static void write(Path tracesFolder, List<DemoKernel> kernels) throws IOException {
+    write(tracesFolder, kernels, 90, true);
+  }
+
+  /**
+   * Writes {@code kernels} into {@code tracesFolder} (created when absent) with this SASS binary
+   * version in their headers (it picks the ISA table a real Accel-Sim decodes them with), as {@code
+   * .traceg.xz} when {@code xz}, else as plain {@code .traceg}.
+   */
+  static void write(Path tracesFolder, List<DemoKernel> kernels, int binaryVersion, boolean xz)
+      throws IOException {
     Files.createDirectories(tracesFolder);
     StringBuilder list = new StringBuilder();
     for (int k = 0; k < kernels.size(); k++) {
-      String file = "kernel-" + (k + 1) + ".traceg.xz";
-      writeKernel(tracesFolder.resolve(file), k + 1, kernels.get(k));
+      String file = "kernel-" + (k + 1) + (xz ? ".traceg.xz" : ".traceg");
+      writeKernel(tracesFolder.resolve(file), k + 1, kernels.get(k), binaryVersion, xz);
       list.append(file).append('\n');
     }
     Files.writeString(tracesFolder.resolve("kernelslist.g"), list.toString());
   }
 
-  private static void writeKernel(Path file, int id, DemoKernel kernel) throws IOException {
+  private static void writeKernel(
+      Path file, int id, DemoKernel kernel, int binaryVersion, boolean compressed)
+      throws IOException {
     try (OutputStream out = Files.newOutputStream(file);
-        XZOutputStream xz = new XZOutputStream(out, new LZMA2Options(3));
-        Writer writer = new BufferedWriter(new OutputStreamWriter(xz, StandardCharsets.UTF_8))) {
+        OutputStream text = compressed ? new XZOutputStream(out, new LZMA2Options(3)) : out;
+        Writer writer = new BufferedWriter(new OutputStreamWriter(text, StandardCharsets.UTF_8))) {
       writer.write("-kernel name = " + kernel.name() + "\n");
       writer.write("-kernel id = " + id + "\n");
       writer.write("-grid dim = (" + kernel.gridX() + "," + kernel.gridY() + ",1)\n");
       writer.write("-block dim = (" + kernel.blockThreads() + ",1,1)\n");
       writer.write("-shmem = " + kernel.shmem() + "\n");
       writer.write("-nregs = " + kernel.nregs() + "\n");
-      writer.write("-binary version = 90\n");
+      writer.write("-binary version = " + binaryVersion + "\n");
       writer.write("-cuda stream id = 0\n");
       writer.write("-shmem base_addr = 0x00007f0000000000\n");
       writer.write("-local mem base_addr = 0x00007f0002000000\n");
@@ -83,12 +98,23 @@ final class DemoTraceWriter {
 
   private static List<String> warpInstructions(DemoKernel kernel, long base, int block, int warp) {
     Instructions out = new Instructions();
+    long address = base + ((long) block * 4 + warp) * 512;
+    if (kernel.kind() == DemoKernel.Kind.SMOKE) {
+      out.add("1 R0 S2R 0 0 0");
+      for (int i = 0; i < kernel.mainLoop(); i++) {
+        out.memory("1 R2 LDG.E 1 R4", 4, address + i * 128L);
+        out.memory("1 R3 LDG.E 1 R6", 4, address + i * 128L + 4096);
+        out.add("1 R2 FADD 2 R2 R3 0 0");
+        out.memory("0 STG.E 2 R8 R2", 4, address + i * 128L + 8192);
+      }
+      out.add("0 EXIT 0 0 0");
+      return out.lines;
+    }
     out.add("1 R1 IMAD.MOV.U32 2 R255 R255 0 0");
     out.add("1 R0 S2R 0 0 0");
     out.add("1 R2 S2R 0 0 0");
     out.add("1 R3 IMAD 2 R2 R0 0 0");
     out.add("0 ULDC.64 0 0 0");
-    long address = base + ((long) block * 4 + warp) * 512;
     for (int i = 0; i < kernel.mainLoop(); i++) {
       switch (kernel.kind()) {
         case GEMM -> {
@@ -115,6 +141,7 @@ final class DemoTraceWriter {
           out.add("0 ISETP.NE.AND 2 R4 R5 0 0");
           out.add("0 BRA 0 0 0");
         }
+        case SMOKE -> throw new IllegalStateException("written above");
         case ELEMENTWISE -> {
           // A residual add streams two tensors in and one out, each warp its own rows, so the
           // DRAM's bandwidth bounds it rather than its few instructions.
