@@ -1,6 +1,7 @@
 package dev.cascade.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,9 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./cascade}'s class cache for short commands: the first run after a build makes it, later
- * runs use it, and a cache that is stale or broken, or a JDK without AOT caches (before 25), never
- * breaks a command or adds a word to its output.
+ * {@code ./cascade}'s class cache for short commands: the first run after a build records what it
+ * uses and makes the cache in the background once it has answered, later runs use it, and a cache
+ * that is stale or broken, or a JDK without AOT caches (before 25), never breaks a command or adds
+ * a word to its output.
  */
 final class CascadeScriptCacheIT {
 
@@ -34,6 +37,26 @@ final class CascadeScriptCacheIT {
   void noCacheYet() throws IOException {
     for (Path cache : caches()) {
       Files.delete(cache);
+    }
+  }
+
+  /** Waits until the cache the last command started making in the background is there. */
+  private static List<Path> awaitCacheMade() throws IOException {
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .untilAsserted(
+            () -> {
+              assertThat(caches()).hasSize(1);
+              assertThat(inProgress()).as("the cache's files in the making").isEmpty();
+            });
+    return caches();
+  }
+
+  private static List<Path> inProgress() throws IOException {
+    try (Stream<Path> files = Files.list(TARGET)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("cascade-cli-\\d+\\.aot\\.\\d+\\..*"))
+          .toList();
     }
   }
 
@@ -81,7 +104,7 @@ final class CascadeScriptCacheIT {
     String expected = version();
 
     Result first = cascade(Map.of(), "--version");
-    List<Path> made = caches();
+    List<Path> made = awaitCacheMade();
     Result second = cascade(Map.of(), "--version");
 
     assertThat(first.exit()).as(first.err()).isZero();
@@ -98,7 +121,7 @@ final class CascadeScriptCacheIT {
   void aBrokenCache_isSkippedSilently_andOneOlderThanTheJar_isMadeAgain() throws Exception {
     String expected = version();
     assertThat(cascade(Map.of(), "--version").exit()).isZero();
-    Path cache = caches().getFirst();
+    Path cache = awaitCacheMade().getFirst();
     Files.writeString(cache, "not a cache");
 
     Result broken = cascade(Map.of(), "--version");
@@ -113,6 +136,7 @@ final class CascadeScriptCacheIT {
 
     assertThat(stale.exit()).as(stale.err()).isZero();
     assertThat(stale.out()).isEqualTo(expected);
+    awaitCacheMade();
     assertThat(Files.readString(cache, StandardCharsets.ISO_8859_1)).isNotEqualTo("not a cache");
     assertThat(Files.getLastModifiedTime(cache).toInstant())
         .isAfter(Files.getLastModifiedTime(JAR).toInstant());

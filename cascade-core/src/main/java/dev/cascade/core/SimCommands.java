@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The commands sims run when the user does not give one ({@code CASCADE_SIM_CMD}): Cascade's lean
@@ -34,6 +35,12 @@ public final class SimCommands {
    * {@code emulate} say this number; {@code CASCADE_EMULATE_SPEED=0} runs sims as fast as they can.
    */
   public static final String DEMO_SPEED = "4000";
+
+  /**
+   * About how many cycles one sim of the demo trace simulates (54,108 on {@code SM90_H100}): what
+   * the emulator's pace is told against, so a user sees what a run will take.
+   */
+  public static final long DEMO_SIM_CYCLES = 54_000;
 
   /** A sim command, and why it was chosen, for the start-up log. */
   public record Choice(List<String> command, String description) {
@@ -110,6 +117,33 @@ public final class SimCommands {
             "-config",
             "${" + SimContract.GPU_CONFIG_DIR + "}/trace.config"));
     return command;
+  }
+
+  /**
+   * The emulator's pace in a command {@link #emulator} made: the simulated cycles per second after
+   * its {@code --speed} (0: as fast as it can); empty for any other command.
+   */
+  public static OptionalDouble emulatorSpeed(List<String> command) {
+    int speed = command.indexOf("--speed");
+    if (!command.contains("--emulate") || speed < 0 || speed + 1 >= command.size()) {
+      return OptionalDouble.empty();
+    }
+    try {
+      double value = Double.parseDouble(command.get(speed + 1));
+      return value >= 0 && Double.isFinite(value)
+          ? OptionalDouble.of(value)
+          : OptionalDouble.empty();
+    } catch (NumberFormatException e) {
+      return OptionalDouble.empty();
+    }
+  }
+
+  /** True when {@code command} is one {@link #accelSim} made: the agent running Accel-Sim. */
+  public static boolean runsAccelSim(List<String> command) {
+    int separator = command.indexOf("--");
+    return separator >= 0
+        && separator + 1 < command.size()
+        && command.get(separator + 1).endsWith(Path.of(ACCELSIM_BINARY).getFileName().toString());
   }
 
   /**

@@ -1,10 +1,15 @@
 package dev.cascade.examples;
 
+import static dev.cascade.examples.EmbeddedCascade.start;
+
 import dev.cascade.core.Cascade;
 import dev.cascade.core.ConfigResult;
+import dev.cascade.core.DemoTraces;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.Trace;
+import dev.cascade.core.TraceState;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -62,7 +67,8 @@ public final class EmbeddedRunExample {
     }
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  /** Deletes {@code root} and everything in it. */
+  static void deleteTree(Path root) throws IOException {
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
@@ -70,16 +76,21 @@ public final class EmbeddedRunExample {
     }
   }
 
+  // tag::run[]
   /**
-   * Runs the example in {@code dataDir}, set up by {@code environment} ({@link
-   * EmbeddedCascade#start}), printing to {@code out}; returns the results.
+   * Writes the demo trace into {@code dataDir} (when it has no traces), starts Cascade there, runs
+   * the demo on the H100 and the H200 with two replicas each, waits for the sims, prints the
+   * results to {@code out} and returns them.
    */
   public static List<ConfigResult> run(
       Path dataDir, Map<String, String> environment, PrintStream out) throws Exception {
-    EmbeddedCascade.seedDemoTrace(dataDir);
-    // tag::run[]
-    try (Cascade cascade = EmbeddedCascade.start(dataDir, environment)) {
-      EmbeddedCascade.awaitReady(cascade.traces(), "demo", Duration.ofMinutes(1));
+    DemoTraces.seedIfEmpty(dataDir); // the demo trace, as `cascade serve` writes it
+    try (Cascade cascade = start(dataDir, environment)) {
+      // A trace runs once it is ready: its files still for the quiet period, then processed.
+      Trace demo = cascade.traces().await("demo", Duration.ofMinutes(1));
+      if (demo.state() != TraceState.READY) {
+        throw new IllegalStateException("trace demo is " + demo.state().wireName());
+      }
 
       Run run =
           cascade
@@ -92,13 +103,15 @@ public final class EmbeddedRunExample {
       print(results, out);
       return results;
     }
-    // end::run[]
   }
 
+  // end::run[]
+
+  // tag::print[]
   /**
    * One row per config and kernel, then the whole trace's speedup of each config over the first.
    */
-  static void print(List<ConfigResult> results, PrintStream out) {
+  public static void print(List<ConfigResult> results, PrintStream out) {
     out.printf(
         Locale.ROOT,
         "%-10s %-44s %2s %12s %8s %10s%n",
@@ -140,4 +153,6 @@ public final class EmbeddedRunExample {
         kernel.cycles().stdev(),
         kernel.simulatedTimeUs().mean());
   }
+  // end::print[]
+
 }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Following a run live: start the demo trace on the H100 and the H200, then read the run's events
@@ -27,8 +28,9 @@ import java.util.Map;
  * ./mvnw -q -pl cascade-examples exec:java -Dexec.mainClass=dev.cascade.examples.WatchRunExample
  * </pre>
  *
- * <p>In a terminal the table redraws in place. It uses a new temporary data dir, or the one given
- * as the first argument. {@code docs/embedding.md} walks through it.
+ * <p>In a terminal the table redraws in place. It uses a new temporary data dir, deleted when it
+ * ends, or keeps its data in the folder given as the first argument. {@code docs/embedding.md}
+ * walks through it.
  */
 public final class WatchRunExample {
 
@@ -37,12 +39,34 @@ public final class WatchRunExample {
   private WatchRunExample() {}
 
   public static void main(String[] args) throws Exception {
-    Path dataDir =
-        args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("cascade-example-");
     Map<String, String> environment = new HashMap<>(System.getenv());
     environment.putIfAbsent("CASCADE_UPLOAD_QUIET_S", "1");
-    Run run = run(dataDir, environment, System.out, System.console() != null);
+    boolean redraw = System.console() != null;
+    Run run;
+    if (args.length > 0) {
+      System.out.println("Cascade data in " + args[0]);
+      run = run(Path.of(args[0]), environment, System.out, redraw);
+    } else {
+      run = runInTemporaryDataDir(environment, System.out, redraw);
+    }
     System.out.println("Run " + run.id() + " " + run.state().wireName());
+  }
+
+  /**
+   * Runs the example in a new temporary data dir and deletes it at the end, whatever the end, as
+   * {@link EmbeddedRunExample} does: a program run to see what Cascade does leaves nothing in
+   * {@code /tmp}.
+   */
+  static Run runInTemporaryDataDir(Map<String, String> environment, PrintStream out, boolean redraw)
+      throws Exception {
+    Path dataDir = Files.createTempDirectory("cascade-example-");
+    out.println(
+        "Cascade data in " + dataDir + " (deleted at the end; give a folder to keep the data)");
+    try {
+      return run(dataDir, environment, out, redraw);
+    } finally {
+      EmbeddedRunExample.deleteTree(dataDir);
+    }
   }
 
   /**
@@ -63,24 +87,20 @@ public final class WatchRunExample {
     }
   }
 
-  /** Where {@link #watch} sends each new table. */
-  public interface TableSink {
-    void show(String table);
-  }
-
   // tag::watch[]
   /**
    * Shows the run's sims as a table each time one of them changes, until every sim has finished;
    * returns the finished run.
    */
-  public static Run watch(Runs runs, String runId, TableSink sink) throws InterruptedException {
+  public static Run watch(Runs runs, String runId, Consumer<String> sink)
+      throws InterruptedException {
     String shown = "";
     try (EventStream events = runs.events(runId, 0)) { // 0: from the run's first event on
       while (true) {
         Run run = runs.get(runId);
         String table = table(run);
         if (!table.equals(shown)) {
-          sink.show(table);
+          sink.accept(table);
           shown = table;
         }
         if (run.state() != RunState.ACTIVE) {
@@ -93,8 +113,9 @@ public final class WatchRunExample {
 
   // end::watch[]
 
+  // tag::table[]
   /** The run's sims, one line each, by config and replica. */
-  static String table(Run run) {
+  public static String table(Run run) {
     StringBuilder table = new StringBuilder();
     table.append(
         String.format(
@@ -128,4 +149,6 @@ public final class WatchRunExample {
     }
     return table.toString();
   }
+
+  // end::table[]
 }

@@ -34,4 +34,18 @@ final class WatchRunExampleIT {
         .containsPattern("SM90_H200 +0 succeeded +5/5")
         .containsPattern("SM90_H200 +1 succeeded +5/5");
   }
+
+  @Test
+  void runInTemporaryDataDir_leavesNothingBehind() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    Run run = WatchRunExample.runInTemporaryDataDir(Fast.ENVIRONMENT, out, false);
+
+    assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
+    String first = bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+    assertThat(first).startsWith("Cascade data in ").contains("cascade-example-");
+    Path used = Path.of(first.substring("Cascade data in ".length(), first.indexOf(" (deleted")));
+    assertThat(used).as(first).doesNotExist();
+  }
 }

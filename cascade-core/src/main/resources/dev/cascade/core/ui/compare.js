@@ -115,8 +115,8 @@ function configSection(config, measures) {
   return h('section', { class: 'compare-config', dataset: { config: config.gpu_config } },
     h('h3', {}, config.gpu_config),
     differs,
-    inputs,
-    kernels,
+    h('div', { class: 'scroll' }, inputs),
+    h('div', { class: 'scroll' }, kernels),
     config.notes.length ? h('ul', { class: 'notes' }, config.notes.map((note) => h('li', {}, note))) : null);
 }
 

@@ -4,7 +4,7 @@
 
 import { api, ApiError } from './api.js';
 import { h, replace } from './dom.js';
-import { count, number, plural } from './format.js';
+import { count, duration, number, plural } from './format.js';
 import { configRefusal, preselectedConfig } from './model.js';
 import { loadFailed, problem } from './screen.js';
 import { traceHref } from './traces.js';
@@ -23,12 +23,13 @@ export function renderNewRun(main, traceId) {
   let disposed = false;
   (async () => {
     try {
-      const [trace, catalog] = await Promise.all([
+      const [trace, catalog, simulator] = await Promise.all([
         api(`/api/traces/${encodeURIComponent(traceId)}`),
         api('/api/gpu-configs'),
+        api('/api/simulator').catch(() => null), // the form works without its pace note
       ]);
       if (!disposed) {
-        replace(body, trace.runnable ? form(trace, catalog.gpu_configs) : notRunnable(trace));
+        replace(body, trace.runnable ? form(trace, catalog.gpu_configs, simulator) : notRunnable(trace));
       }
     } catch (error) {
       if (!disposed) {
@@ -61,13 +62,28 @@ function traceFacts(trace) {
     (trace.traced_layers || []).length ? ` · ${trace.traced_layers.join(', ')}` : '');
 }
 
-function form(trace, configs) {
+/**
+ * What the sims run and at what pace (GET /api/simulator), and for the emulator what `sims` of a
+ * trace the size of the demo take.
+ */
+export function paceText(simulator, sims) {
+  if (!simulator) {
+    return '';
+  }
+  if (simulator.runs === 'emulator' && simulator.cycles_per_second > 0 && sims > 0) {
+    return `${simulator.note} This run: ${plural(sims, 'sim')}, about ${duration(Math.max(1, Math.round(sims * simulator.demo_sim_seconds)))} of simulating for a trace the size of the demo, a few sims at a time.`;
+  }
+  return simulator.note;
+}
+
+function form(trace, configs, simulator) {
   const preselected = preselectedConfig(trace, configs);
   const allowed = configs.filter((config) => configRefusal(trace, config) === null);
   const refused = configs.filter((config) => configRefusal(trace, config) !== null);
   const rows = [];
 
   const formError = h('div', { class: 'form-error', role: 'alert', hidden: true, id: 'form-error' });
+  const pace = h('p', { class: 'hint', id: 'pace-note', 'aria-live': 'polite' });
   const entriesError = h('p', { class: 'field-error', id: 'entries-error', hidden: true });
   const submit = h('button', { type: 'submit', class: 'primary', id: 'launch' });
   const owner = h('input', { type: 'text', id: 'run-owner', name: 'owner', maxlength: 64, placeholder: 'local', 'aria-describedby': 'queue-hint' });
@@ -145,6 +161,7 @@ function form(trace, configs) {
     }, 0);
     submit.textContent = sims > 0 ? `Launch ${plural(sims, 'simulation')}` : 'Launch simulations';
     submit.dataset.sims = String(sims);
+    pace.textContent = paceText(simulator, sims);
   }
 
   function clearErrors() {
@@ -190,6 +207,7 @@ function form(trace, configs) {
     h('fieldset', {},
       h('legend', { id: 'configs-legend' }, 'GPU configs and how many sims of each'),
       h('p', { class: 'hint', id: 'count-hint' }, 'Every count is its own sim: 1 to 64 per config. Replicas of a config show how stable its numbers are.'),
+      pace,
       entriesError,
       h('div', { class: 'scroll' },
         h('table', { class: 'configs' },

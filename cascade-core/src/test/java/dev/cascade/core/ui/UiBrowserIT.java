@@ -196,6 +196,21 @@ final class UiBrowserIT {
     h200.sendKeys(Keys.SPACE);
     assertThat(h200Count.isDisplayed()).as("checking a row shows its count").isTrue();
     assertThat(launch.getText()).isEqualTo("Launch 3 simulations");
+    // The server's own note (GET /api/simulator): this test's sims run a command of its own.
+    assertThat(browser.find("#pace-note").getText())
+        .startsWith("Sims run the server's own command (CASCADE_SIM_CMD)");
+    Object emulated =
+        browser.asyncJs(
+            """
+            const done = arguments[arguments.length - 1];
+            import('/ui/new-run.js').then((m) => done(m.paceText({runs: 'emulator',
+              cycles_per_second: 4000, demo_sim_seconds: 13.5,
+              note: 'The emulator simulates about 4,000 cycles per second.'}, 3)));
+            """);
+    assertThat(emulated)
+        .isEqualTo(
+            "The emulator simulates about 4,000 cycles per second. This run: 3 sims, about 41 s"
+                + " of simulating for a trace the size of the demo, a few sims at a time.");
     browser.screenshot("03-new-run");
 
     launch.click();

@@ -74,6 +74,9 @@ public final class HttpApi implements AutoCloseable {
               config.routes.after(ctx -> metrics.response(ctx.statusCode()));
               new OpsRoutes(runs, engine::writeFault, metrics, auth).register(config.routes);
               new UploadRoutes(settings.uploads(), auth).register(config.routes);
+              new SimulatorRoutes(
+                      engine.settings().simulator().name(), engine.settings().simCommand(), auth)
+                  .register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
               new RunRoutes(runs, auth, clock, settings.maxJsonBytes(), engine.queued())
                   .register(config.routes);

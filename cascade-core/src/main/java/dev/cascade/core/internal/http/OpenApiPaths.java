@@ -116,6 +116,13 @@ final class OpenApiPaths {
             "Where to upload traces: the S3 endpoint, its bucket and the key prefix; 404 when"
                 + " this server takes no S3 uploads")
         .answers(ok(json(ref("Uploads"))), 401, 403, 404);
+    user(
+            "get",
+            "/api/simulator",
+            "getSimulator",
+            "What this server's sims run and at what pace: the emulator's simulated cycles per"
+                + " second, or the real Accel-Sim, with a sentence for people")
+        .answers(ok(json(ref("Simulator"))), 401, 403);
   }
 
   /** {@code RunRoutes} and the run's event stream and results. */

@@ -52,6 +52,20 @@ final class ResourceSchemas {
             string("The bucket Cascade watches"),
             "prefix",
             string("Traces go under <prefix><trace id>/, such as accelsim-traces/")));
+    schemas.put(
+        "Simulator",
+        object(
+            List.of("name", "runs", "cycles_per_second", "demo_sim_seconds", "note"),
+            "name",
+            string("The simulator whose output Cascade reads, such as accel-sim"),
+            "runs",
+            string("What each sim runs: emulator, accel-sim, or command (CASCADE_SIM_CMD)"),
+            "cycles_per_second",
+            nullable(number("The emulator's simulated cycles per second (0: as fast as it can)")),
+            "demo_sim_seconds",
+            nullable(number("About how long a sim of the demo trace takes at that pace")),
+            "note",
+            string("The same in a sentence, for the new-run form")));
     runs(schemas);
     traces(schemas);
     gpuConfigs(schemas);

@@ -20,6 +20,7 @@ import dev.cascade.core.RunAction;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunPage;
+import dev.cascade.core.SimCommands;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
@@ -234,6 +235,11 @@ final class OpenApiIT {
     written.put("MeasureChange", fieldOf(firstOf(configChange, "kernels"), "cycles"));
     written.put(
         "MeasureSummary", fieldOf(fieldOf(firstOf(configChange, "kernels"), "cycles"), "baseline"));
+
+    written.put(
+        "Simulator",
+        SimulatorRoutes.describe(
+            "accel-sim", SimCommands.emulator(SimCommands.DEMO_SPEED, Path.of("data"))));
 
     JsonNode schemas = document.get("components").get("schemas");
     // A requested measure's change sits beside the fixed three under its id: the schema's
