@@ -12,6 +12,7 @@ import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.HeartbeatTimes;
 import dev.cascade.core.internal.run.LauncherStatusCheck;
 import dev.cascade.core.internal.run.Launches;
+import dev.cascade.core.internal.run.LogRetention;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
@@ -61,6 +62,7 @@ public final class Engine implements AutoCloseable {
   private LauncherStatusCheck launcherStatusCheck;
   private Results results;
   private HardwareUploads hardware;
+  private LogRetention storage;
 
   private Engine(CascadeSettings settings) {
     this.settings = settings;
@@ -142,6 +144,12 @@ public final class Engine implements AutoCloseable {
             runs,
             settings.simulator().measures());
     hardware = new HardwareUploads(database, clock);
+    storage = new LogRetention(database, sims, settings.dataDir(), clock);
+  }
+
+  /** What runs keep on disk, and dropping old logs ({@code cascade gc}, the retention setting). */
+  public LogRetention storage() {
+    return storage;
   }
 
   /**

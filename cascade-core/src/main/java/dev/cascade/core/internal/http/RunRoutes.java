@@ -5,17 +5,21 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.RunStorage;
 import dev.cascade.core.Runs;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.StorageJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /** Creating, listing, reading and cancelling runs. */
 final class RunRoutes {
@@ -26,8 +30,17 @@ final class RunRoutes {
   private final int maxJsonBytes;
   private final QueuedSims queued;
 
-  RunRoutes(Runs runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+  private final Function<Run, RunStorage> storage;
+
+  RunRoutes(
+      Runs runs,
+      Auth auth,
+      Clock clock,
+      int maxJsonBytes,
+      QueuedSims queued,
+      Function<Run, RunStorage> storage) {
     this.queued = queued;
+    this.storage = storage;
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;
@@ -97,8 +110,9 @@ final class RunRoutes {
    * launcher still queues it.
    */
   private Object withSchedule(Run run) {
-    return QueuedReasons.add(
-        ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run)), queued);
+    Map<String, Object> json = ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run));
+    json.put("storage", StorageJson.writeRunStorage(storage.apply(run)));
+    return QueuedReasons.add(json, queued);
   }
 
   /**

@@ -54,7 +54,8 @@ public final class Migrations {
             new Migration(2, resource("db/migration/V2__hardware.sql")),
             new Migration(3, resource("db/migration/V3__sim_tokens.sql")),
             new Migration(4, resource("db/migration/V4__queue.sql")),
-            new Migration(5, resource("db/migration/V5__provenance.sql"))));
+            new Migration(5, resource("db/migration/V5__provenance.sql")),
+            new Migration(6, resource("db/migration/V6__compressed_logs.sql"))));
   }
 
   /** The newest version these migrations reach. */

@@ -11,12 +11,14 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
+import dev.cascade.core.LogCollection;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Measures;
 import dev.cascade.core.PartialResults;
 import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunPage;
+import dev.cascade.core.RunStorage;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
@@ -31,6 +33,7 @@ import dev.cascade.core.json.PartialJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.StorageJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,7 +141,13 @@ final class OpenApiIT {
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
     written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
-    written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
+    Map<String, Object> run = ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0);
+    run.put("storage", StorageJson.writeRunStorage(new RunStorage(1000, 50, 20, 0)));
+    written.put("Run", run); // the run routes add its storage
+    written.put("RunStorage", StorageJson.writeRunStorage(new RunStorage(1000, 50, 20, 0)));
+    written.put(
+        "GcResult",
+        StorageJson.writeCollection(new LogCollection(JsonSamples.T0, 1, 2, 1000, 50, 3)));
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
         "RunList", RunListJson.writePage(new RunPage(List.of(JsonSamples.run()), "cursor")));
