@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -102,7 +103,13 @@ public final class Engine implements AutoCloseable {
     toClose.add(0, traces);
     SimRepository sims = new SimRepository(database, clock);
     SimOutput outputs =
-        new SimOutput(database, events, clock, settings.catalog(), settings.simulator());
+        new SimOutput(
+            database,
+            events,
+            clock,
+            settings.catalog(),
+            settings.simulator(),
+            settings.logs().compress());
     RunSettings runSettings =
         new RunSettings(
             settings.dataDir(),
@@ -170,6 +177,13 @@ public final class Engine implements AutoCloseable {
       // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
       toClose.add(0, new HeartbeatMonitor(launcherStatusCheck, settings.monitorInterval()));
     }
+    settings
+        .logs()
+        .retentionLimit()
+        .ifPresent(
+            limit ->
+                toClose.add(
+                    0, new HeartbeatMonitor(() -> storage.collect(limit), Duration.ofHours(1))));
     log.info(
         "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
         settings.dataDir(),

@@ -58,6 +58,7 @@ public final class SimOutput {
   private final ChunkIntake intake;
   private final ParserLifecycle parsers;
   private final Simulator simulator;
+  private final boolean compress;
 
   /**
    * Output handling without a GPU config catalog: {@code kernel} events then carry no simulated
@@ -84,6 +85,21 @@ public final class SimOutput {
       Clock clock,
       GpuConfigCatalog catalog,
       Simulator simulator) {
+    this(database, events, clock, catalog, simulator, true);
+  }
+
+  /**
+   * As {@link #SimOutput(Database, EventLog, Clock, GpuConfigCatalog, Simulator)}; {@code compress}
+   * false stores new chunks as they came instead of zstd-compressed.
+   */
+  public SimOutput(
+      Database database,
+      EventLog events,
+      Clock clock,
+      GpuConfigCatalog catalog,
+      Simulator simulator,
+      boolean compress) {
+    this.compress = compress;
     this.simulator = Objects.requireNonNull(simulator, "simulator");
     this.database = Objects.requireNonNull(database, "database");
     Objects.requireNonNull(events, "events");
@@ -139,7 +155,7 @@ public final class SimOutput {
           "chunk seq counts from 0; got " + seq + " for sim " + simId);
     }
     // Compressed before the sim's lock and the writer's turn, which then only insert.
-    Encoded encoded = Encoded.of(bytes);
+    Encoded encoded = compress ? Encoded.of(bytes) : Encoded.uncompressed(bytes);
     return parsers.withSim(
         simId,
         sim -> {

@@ -92,6 +92,11 @@ public final class ChunkRepository {
       }
     }
 
+    /** {@code raw} as it is. */
+    public static Encoded uncompressed(byte[] raw) {
+      return new Encoded(raw, RAW, raw);
+    }
+
     /** {@code raw} compressed, or as it is when compressing would not make it smaller. */
     public static Encoded of(byte[] raw) {
       byte[] compressed = Compression.compress(raw, Compression.CHUNK_LEVEL);
