@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       SimAgentCommand.class,
       TracesCommand.class,
       RunsCommand.class,
+      GcCommand.class,
     })
 public final class CascadeCommand implements Callable<Integer> {
 
