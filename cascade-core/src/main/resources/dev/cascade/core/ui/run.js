@@ -3,7 +3,7 @@
 import { api, authHeaders, fileLink, requestToken } from './api.js';
 import { h, replace, setText, badge, setBadge, announce } from './dom.js';
 import { learnSkew, since } from './clock.js';
-import { count, number, duration, dateTime, plural } from './format.js';
+import { count, number, duration, dateTime, plural, bytes } from './format.js';
 import { deriveRunState, mergeSim, isFinished, countByState, isNotable, notableLines } from './model.js';
 import { RunEvents } from './sse.js';
 import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
@@ -27,6 +27,25 @@ export function resultsHref(id) {
 
 export function entriesText(entries) {
   return (entries || []).map((entry) => `${entry.gpu_config} × ${entry.count}`).join(', ');
+}
+
+/**
+ * The run's storage as facts: its logs as stored (and as sent), its statistics, and how many sims'
+ * logs retention dropped; nothing when the run has no storage figures.
+ */
+function storageFacts(storage) {
+  if (!storage) {
+    return [];
+  }
+  const dropped = storage.sims_with_logs_dropped > 0
+    ? `; logs of ${plural(storage.sims_with_logs_dropped, 'sim')} dropped (results kept)`
+    : '';
+  return [
+    h('dt', {}, 'Storage'),
+    h('dd', { class: 'run-storage', title: 'Logs are kept zstd-compressed; downloads give them as the sims sent them' },
+      `${bytes(storage.stored_bytes)} on disk`,
+      h('span', { class: 'muted' }, ` (logs ${bytes(storage.log_stored_bytes)} of ${bytes(storage.log_bytes)} sent, statistics ${bytes(storage.stats_stored_bytes)}${dropped})`)),
+  ];
 }
 
 export function renderRun(main, runId) {
@@ -186,7 +205,8 @@ export function renderRun(main, runId) {
         h('dt', {}, 'Configs'), h('dd', {}, entriesText(run.entries)),
         h('dt', {}, 'Progress'), h('dd', { class: 'run-progress' }, `${finished} of ${plural(current.length, 'sim')} finished`,
           h('span', { class: 'muted' }, ' (', Object.entries(byState).map(([s, n]) => `${n} ${s}`).join(', '), ')')),
-        h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at))));
+        h('dt', {}, 'Created'), h('dd', {}, since(h('time', { datetime: run.created_at, title: dateTime(run.created_at) }), run.created_at)),
+        ...storageFacts(run.storage)));
     if (state === 'active') {
       summary.dataset.active = 'true';
     } else {
