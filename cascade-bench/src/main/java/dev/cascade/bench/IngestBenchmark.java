@@ -96,7 +96,9 @@ public final class IngestBenchmark {
     double[] rates = new double[2];
     long[] sent = new long[2];
     long[] onDisk = new long[2];
-    for (int mode = 0; mode < 2; mode++) {
+    // Raw, zstd, raw, zstd: each mode's better round counts, so neither gains from running last.
+    for (int round = 0; round < 4; round++) {
+      int mode = round % 2;
       Path dataDir = settings.work().resolve(mode == 0 ? "data-raw" : "data-zstd");
       GatedLauncher launcher = new GatedLauncher();
       try (EmbeddedCascade app =
@@ -110,6 +112,9 @@ public final class IngestBenchmark {
         List<SimRef> sims = IngestSims.create(app, launcher, tokens, SENDERS_16);
         System.out.println("storage phase, chunks stored " + names[mode] + ":");
         LoadResult result = closedLoop.chunks(app, bodies, warmup, sims, SENDERS_16);
+        if (result.perSecond() < rates[mode]) {
+          continue; // the mode's other round was faster: keep its figures
+        }
         rates[mode] = result.perSecond();
         sent[mode] =
             StoredChunks.read(dataDir.resolve("cascade.db")).values().stream()
