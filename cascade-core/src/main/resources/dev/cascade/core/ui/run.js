@@ -358,6 +358,10 @@ export function renderRun(main, runId) {
       if (metrics.gpu_tot_sim_cycle !== undefined) {
         items.push(['Total cycles', count(metrics.gpu_tot_sim_cycle)]);
       }
+      if (metrics.gpgpu_simulation_rate !== undefined) {
+        // Accel-Sim's own rate: simulated thread instructions per second of wall time, so far.
+        items.push(['Speed (KIPS, thread instructions)', number(metrics.gpgpu_simulation_rate / 1000, 1)]);
+      }
       const empty = metrics.cycles === undefined;
       replace(card.metrics,
         empty
