@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeServer;
 import dev.cascade.core.DemoTraces;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.LogSettings;
 import dev.cascade.core.ServerSettings;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
@@ -45,6 +46,17 @@ final class EmbeddedCascade implements AutoCloseable {
   static EmbeddedCascade start(
       Path dataDir, Launcher launcher, List<String> simCommand, Map<String, String> simEnvironment)
       throws IOException, InterruptedException {
+    return start(dataDir, launcher, simCommand, simEnvironment, LogSettings.defaults());
+  }
+
+  /** As above, keeping logs as {@code logs} says (compressed or not). */
+  static EmbeddedCascade start(
+      Path dataDir,
+      Launcher launcher,
+      List<String> simCommand,
+      Map<String, String> simEnvironment,
+      LogSettings logs)
+      throws IOException, InterruptedException {
     deleteTree(dataDir);
     Cascade cascade =
         Cascade.builder()
@@ -54,6 +66,7 @@ final class EmbeddedCascade implements AutoCloseable {
             .simCommand(simCommand)
             .simEnvironment(simEnvironment)
             .uploadQuietPeriod(QUIET)
+            .logs(logs)
             .server(ServerSettings.defaults().withPort(0).withToken(null))
             .build()
             .start();

@@ -1,5 +1,6 @@
 package dev.cascade.bench;
 
+import dev.cascade.core.LogSettings;
 import dev.cascade.core.internal.run.SimTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,8 +86,71 @@ public final class IngestBenchmark {
     new IngestBenchmark(settings, generator, wrk.isEmpty()).run();
   }
 
+  /**
+   * The {@code storage} phase: the 16-sender chunk PUT phase on a Cascade that stores chunks as
+   * they came (the path before logs were compressed, issue 31) and on one that compresses them, in
+   * this run; prints both rates, the database's size after each, and the ratios.
+   */
+  private void compareStorage() throws Exception {
+    String[] names = {"raw (before)", "zstd (after)"};
+    double[] rates = new double[2];
+    long[] sent = new long[2];
+    long[] onDisk = new long[2];
+    // Raw, zstd, raw, zstd: each mode's better round counts, so neither gains from running last.
+    for (int round = 0; round < 4; round++) {
+      int mode = round % 2;
+      Path dataDir = settings.work().resolve(mode == 0 ? "data-raw" : "data-zstd");
+      GatedLauncher launcher = new GatedLauncher();
+      try (EmbeddedCascade app =
+          EmbeddedCascade.start(
+              dataDir, launcher, List.of("true"), Map.of(), new LogSettings(mode == 1, null))) {
+        String config = app.configs().get(0);
+        List<byte[]> bodies =
+            IngestSims.emulatorChunks(app.traceFolder(), config, settings.chunkBytes());
+        SimTokens tokens = app.simTokens();
+        List<SimRef> warmup = IngestSims.create(app, launcher, tokens, SENDERS_16);
+        List<SimRef> sims = IngestSims.create(app, launcher, tokens, SENDERS_16);
+        System.out.println("storage phase, chunks stored " + names[mode] + ":");
+        LoadResult result = closedLoop.chunks(app, bodies, warmup, sims, SENDERS_16);
+        if (result.perSecond() < rates[mode]) {
+          continue; // the mode's other round was faster: keep its figures
+        }
+        rates[mode] = result.perSecond();
+        sent[mode] =
+            StoredChunks.read(dataDir.resolve("cascade.db")).values().stream()
+                .mapToLong(StoredChunks.Stored::bytes)
+                .sum();
+      }
+      onDisk[mode] = Files.size(dataDir.resolve("cascade.db")); // closed: the WAL is folded in
+    }
+    for (int mode = 0; mode < 2; mode++) {
+      System.out.printf(
+          Locale.ROOT,
+          "storage, %s: %,.0f chunk PUTs/s from %d senders; %,d bytes of chunks sent,"
+              + " cascade.db %,d bytes%n",
+          names[mode],
+          rates[mode],
+          SENDERS_16,
+          sent[mode],
+          onDisk[mode]);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "storage: after/before = %.2fx chunk PUTs/s; cascade.db per byte of chunks sent %.3f"
+            + " before, %.3f after%n",
+        rates[1] / rates[0],
+        (double) onDisk[0] / Math.max(1, sent[0]),
+        (double) onDisk[1] / Math.max(1, sent[1]));
+  }
+
   private void run() throws Exception {
     Set<String> phases = settings.phases();
+    if (phases.contains("storage")) {
+      compareStorage();
+      if (phases.size() == 1) {
+        return;
+      }
+    }
     LoadResult baseline =
         phases.contains("baseline")
             ? closedLoop.baseline("bare Javalin POST", ClosedLoopPhases.MIN_WARMUP_ROUNDS)

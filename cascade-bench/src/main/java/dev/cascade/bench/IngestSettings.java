@@ -21,7 +21,8 @@ record IngestSettings(
     Duration lostCap) {
 
   static final Set<String> ALL_PHASES =
-      Set.of("baseline", "healthz", "heartbeat", "chunks", "chunks16", "latency", "lost");
+      Set.of(
+          "baseline", "healthz", "heartbeat", "chunks", "chunks16", "latency", "lost", "storage");
 
   static IngestSettings fromSystemProperties() {
     Path work = BenchHost.work("ingest");

@@ -22,14 +22,16 @@ final class StoredChunks {
 
   private StoredChunks() {}
 
-  /** Per sim id, the seqs stored and the bytes stored. */
+  /** Per sim id, the seqs stored and their bytes as sent (before compression). */
   record Stored(BitSet seqs, long bytes) {}
 
   static Map<String, Stored> read(Path database) throws SQLException {
     Map<String, Stored> stored = new HashMap<>();
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT sim_id, seq, length(bytes) FROM chunks")) {
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT sim_id, seq, coalesce(size, length(bytes)) FROM chunks")) {
       while (rows.next()) {
         String simId = rows.getString(1);
         long seq = rows.getLong(2);

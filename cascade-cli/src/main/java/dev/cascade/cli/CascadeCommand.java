@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       TracesCommand.class,
       RunsCommand.class,
       UsersCommand.class,
+      GcCommand.class,
     })
 public final class CascadeCommand implements Callable<Integer> {
 

@@ -21,6 +21,10 @@ final class WatchedSim {
   String error;
   Instant lastHeartbeat;
   SimSchedule schedule;
+
+  /** The simulator's speed so far, simulated thread instructions per second; null before any. */
+  Double instructionsPerSecond;
+
   private boolean known;
   private String printedKey;
 
@@ -48,6 +52,10 @@ final class WatchedSim {
     state = newState;
     done = newDone;
     total = sim.progress().kernelsTotal();
+    Number rate = sim.progress().latestMetrics().get("gpgpu_simulation_rate");
+    if (rate != null) {
+      instructionsPerSecond = rate.doubleValue();
+    }
     error = SimFailure.describe(sim);
     heartbeat(sim.lastHeartbeatAt());
     return true;
@@ -83,12 +91,16 @@ final class WatchedSim {
     return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
   }
 
-  /** {@code SM90_H100 #0 [######....] 3/5 running heartbeat 1.2s ago}. */
+  /** {@code SM90_H100 #0 [######....] 3/5 running  209.4 KIPS  heartbeat 1.2s ago}. */
   String line(int configWidth, Duration heartbeatAge) {
     StringBuilder line = new StringBuilder();
     line.append(label(configWidth)).append("  ");
     line.append(Formats.bar(done, total, BAR_WIDTH)).append("  ");
     line.append(String.format(Locale.ROOT, "%-9s", state));
+    if (instructionsPerSecond != null) {
+      // Accel-Sim's own rate so far: thousands of simulated thread instructions a second.
+      line.append(String.format(Locale.ROOT, "  %.1f KIPS", instructionsPerSecond / 1000));
+    }
     if (!finished()) {
       line.append("  ")
           .append(

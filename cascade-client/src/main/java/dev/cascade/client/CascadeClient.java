@@ -2,16 +2,19 @@ package dev.cascade.client;
 
 import dev.cascade.core.EventStream;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.LogCollection;
 import dev.cascade.core.NewUser;
 import dev.cascade.core.Results;
 import dev.cascade.core.Role;
 import dev.cascade.core.RunQuery;
+import dev.cascade.core.RunStorage;
 import dev.cascade.core.RunSummaryPage;
 import dev.cascade.core.Runs;
 import dev.cascade.core.TraceUploads;
 import dev.cascade.core.Traces;
 import dev.cascade.core.User;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.StorageJson;
 import dev.cascade.core.json.UploadsJson;
 import dev.cascade.core.json.UsersJson;
 import java.net.URI;
@@ -113,6 +116,23 @@ public final class CascadeClient implements AutoCloseable {
    */
   public QueuedRun queuedRun(String runId) {
     return http.get("/api/runs/" + Http.segment(runId), QueuedRun::read);
+  }
+
+  /** What the run keeps on disk ({@code storage} of {@code GET /api/runs/{id}}). */
+  public RunStorage storage(String runId) {
+    return http.get(
+        "/api/runs/" + Http.segment(runId),
+        node -> StorageJson.readRunStorage(node.path("storage")));
+  }
+
+  /**
+   * Drops the logs (never the results) of finished runs created more than {@code olderThan} ago
+   * ({@code 30d}, {@code 12h}, {@code 0}), and the kernel-window folders of finished sims: {@code
+   * POST /api/gc}.
+   */
+  public LogCollection collectLogs(String olderThan) {
+    return http.post(
+        "/api/gc", java.util.Map.of("older_than", olderThan), StorageJson::readCollection);
   }
 
   /** The server's traces; their folders are on the server's machine ({@code folderOf} refuses). */

@@ -46,6 +46,7 @@ import java.util.Set;
  * @param server the HTTP server Cascade starts for sims to report to (and for the API and UI); null
  *     when the embedder starts one itself or sims report elsewhere. By default, when no {@code
  *     mainUrl} is given, a loopback server on a free port.
+ * @param logs how sims' logs are kept: compressed, and for how long ({@code CASCADE_LOG_RETENTION})
  */
 public record CascadeSettings(
     Path dataDir,
@@ -62,7 +63,8 @@ public record CascadeSettings(
     Map<String, String> simEnvironment,
     String mainUrl,
     ServerSettings server,
-    Simulator simulator) {
+    Simulator simulator,
+    LogSettings logs) {
 
   public static final int MAX_LAUNCHES_LIMIT = 256;
 
@@ -72,6 +74,7 @@ public record CascadeSettings(
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(simulator, "simulator");
+    Objects.requireNonNull(logs, "logs");
     if (mainUrl == null && server == null) {
       throw new IllegalArgumentException(
           "sims need somewhere to report: give a mainUrl or let Cascade start a server");
@@ -235,6 +238,7 @@ public record CascadeSettings(
     private AppEnvironment environment = new AppEnvironment(Map.of());
     private ServerSettings server;
     private boolean noServer;
+    private LogSettings logs = LogSettings.defaults();
 
     private Builder() {}
 
@@ -257,6 +261,7 @@ public record CascadeSettings(
       variables.maxLaunches().ifPresent(this::maxLaunches);
       variables.localSlots().ifPresent(this::localSlots);
       variables.heartbeatTimeout().ifPresent(this::heartbeatTimeout);
+      variables.logRetention().ifPresent(limit -> logs(logs.withRetention(limit)));
       variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
       variables.simCommand().ifPresent(this::simCommand);
       variables.mainUrl().ifPresent(this::mainUrl);
@@ -284,6 +289,12 @@ public record CascadeSettings(
     /** The launcher found on the class path under {@code name} ({@code local}, {@code sail}). */
     public Builder launcher(String name) {
       return launcher(Launchers.byName(name));
+    }
+
+    /** How sims' logs are kept ({@link LogSettings#defaults()}: compressed, kept until dropped). */
+    public Builder logs(LogSettings logs) {
+      this.logs = Objects.requireNonNull(logs, "logs");
+      return this;
     }
 
     /** The simulator whose output sims print ({@link Simulators#accelSim()} by default). */
@@ -430,7 +441,8 @@ public record CascadeSettings(
           server != null || noServer || mainUrl != null
               ? server
               : ServerSettings.defaults().withPort(0),
-          simulator != null ? simulator : Simulators.accelSim());
+          simulator != null ? simulator : Simulators.accelSim(),
+          logs);
     }
 
     /** A Cascade with these settings, not started yet. */

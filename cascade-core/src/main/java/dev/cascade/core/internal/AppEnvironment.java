@@ -35,6 +35,9 @@ public final class AppEnvironment {
 
   public static final String HEARTBEAT_TIMEOUT_S = "CASCADE_HEARTBEAT_TIMEOUT_S";
 
+  /** How long sims' logs are kept ({@code 30d}); their results stay. */
+  public static final String LOG_RETENTION = "CASCADE_LOG_RETENTION";
+
   /** Seconds with no file changed before an upload counts as complete. */
   public static final String UPLOAD_QUIET_S = "CASCADE_UPLOAD_QUIET_S";
 
@@ -95,6 +98,18 @@ public final class AppEnvironment {
   }
 
   /** {@value #HEARTBEAT_TIMEOUT_S} in seconds, when set; a blank value is not a number. */
+  public Optional<Duration> logRetention() {
+    String value = environment.get(LOG_RETENTION);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(dev.cascade.core.LogCollection.parseAge(value));
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, LOG_RETENTION + " " + e.getMessage(), null);
+    }
+  }
+
   public Optional<Duration> heartbeatTimeout() {
     String value = environment.get(HEARTBEAT_TIMEOUT_S);
     return Optional.ofNullable(value)

@@ -12,6 +12,7 @@ import dev.cascade.core.internal.run.HeartbeatMonitor;
 import dev.cascade.core.internal.run.HeartbeatTimes;
 import dev.cascade.core.internal.run.LauncherStatusCheck;
 import dev.cascade.core.internal.run.Launches;
+import dev.cascade.core.internal.run.LogRetention;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -64,6 +66,7 @@ public final class Engine implements AutoCloseable {
   private Results results;
   private HardwareUploads hardware;
   private UserService users;
+  private LogRetention storage;
 
   private Engine(CascadeSettings settings) {
     this.settings = settings;
@@ -103,7 +106,13 @@ public final class Engine implements AutoCloseable {
     toClose.add(0, traces);
     SimRepository sims = new SimRepository(database, clock);
     SimOutput outputs =
-        new SimOutput(database, events, clock, settings.catalog(), settings.simulator());
+        new SimOutput(
+            database,
+            events,
+            clock,
+            settings.catalog(),
+            settings.simulator(),
+            settings.logs().compress());
     RunSettings runSettings =
         new RunSettings(
             settings.dataDir(),
@@ -146,6 +155,12 @@ public final class Engine implements AutoCloseable {
             settings.simulator().measures());
     hardware = new HardwareUploads(database, clock);
     users = new UserService(new UserRepository(database), clock);
+    storage = new LogRetention(database, sims, settings.dataDir(), clock);
+  }
+
+  /** What runs keep on disk, and dropping old logs ({@code cascade gc}, the retention setting). */
+  public LogRetention storage() {
+    return storage;
   }
 
   /**
@@ -166,6 +181,13 @@ public final class Engine implements AutoCloseable {
       // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
       toClose.add(0, new HeartbeatMonitor(launcherStatusCheck, settings.monitorInterval()));
     }
+    settings
+        .logs()
+        .retentionLimit()
+        .ifPresent(
+            limit ->
+                toClose.add(
+                    0, new HeartbeatMonitor(() -> storage.collect(limit), Duration.ofHours(1))));
     log.info(
         "Cascade started: data in {}, sims by the {} launcher reporting to {}, configs from {}",
         settings.dataDir(),

@@ -3,7 +3,7 @@
 import { api, authHeaders, fileLink, mayChange, me, requestToken } from './api.js';
 import { h, replace, setText, badge, setBadge, announce } from './dom.js';
 import { learnSkew, since } from './clock.js';
-import { count, number, duration, dateTime, plural } from './format.js';
+import { count, number, duration, dateTime, plural, bytes } from './format.js';
 import { deriveRunState, mergeSim, isFinished, countByState, isNotable, notableLines } from './model.js';
 import { RunEvents } from './sse.js';
 import { loadFailed, showBanner, hideBanner, problem } from './screen.js';
@@ -27,6 +27,25 @@ export function resultsHref(id) {
 
 export function entriesText(entries) {
   return (entries || []).map((entry) => `${entry.gpu_config} × ${entry.count}`).join(', ');
+}
+
+/**
+ * The run's storage as facts: its logs as stored (and as sent), its statistics, and how many sims'
+ * logs retention dropped; nothing when the run has no storage figures.
+ */
+function storageFacts(storage) {
+  if (!storage) {
+    return [];
+  }
+  const dropped = storage.sims_with_logs_dropped > 0
+    ? `; logs of ${plural(storage.sims_with_logs_dropped, 'sim')} dropped (results kept)`
+    : '';
+  return [
+    h('dt', {}, 'Storage'),
+    h('dd', { class: 'run-storage', title: 'Logs are kept zstd-compressed; downloads give them as the sims sent them' },
+      `${bytes(storage.stored_bytes)} on disk`,
+      h('span', { class: 'muted' }, ` (logs ${bytes(storage.log_stored_bytes)} of ${bytes(storage.log_bytes)} sent, statistics ${bytes(storage.stats_stored_bytes)}${dropped})`)),
+  ];
 }
 
 export function renderRun(main, runId) {
@@ -200,7 +219,8 @@ export function renderRun(main, runId) {
         h('dt', {}, 'Owner'), h('dd', {}, run.owner || 'local'),
         (run.actions || []).length > 0
           ? [h('dt', {}, 'History'), h('dd', { class: 'run-actions' }, run.actions.map(actionText).join('; '))]
-          : null));
+          : null,
+        ...storageFacts(run.storage)));
     if (state === 'active') {
       summary.dataset.active = 'true';
     } else {
@@ -361,6 +381,10 @@ export function renderRun(main, runId) {
       }
       if (metrics.gpu_tot_sim_cycle !== undefined) {
         items.push(['Total cycles', count(metrics.gpu_tot_sim_cycle)]);
+      }
+      if (metrics.gpgpu_simulation_rate !== undefined) {
+        // Accel-Sim's own rate: simulated thread instructions per second of wall time, so far.
+        items.push(['Speed (KIPS, thread instructions)', number(metrics.gpgpu_simulation_rate / 1000, 1)]);
       }
       const empty = metrics.cycles === undefined;
       replace(card.metrics,

@@ -78,7 +78,15 @@ public final class HttpApi implements AutoCloseable {
                       engine.settings().simulator().name(), engine.settings().simCommand(), auth)
                   .register(config.routes);
               new TraceRoutes(engine.traces(), engine.catalog(), auth).register(config.routes);
-              new RunRoutes(runs, auth, clock, settings.maxJsonBytes(), engine.queued())
+              new RunRoutes(
+                      runs,
+                      auth,
+                      clock,
+                      settings.maxJsonBytes(),
+                      engine.queued(),
+                      engine.storage()::storage)
+                  .register(config.routes);
+              new StorageRoutes(engine.storage(), auth, settings.maxJsonBytes())
                   .register(config.routes);
               events.register(config.routes);
               new SimRoutes(

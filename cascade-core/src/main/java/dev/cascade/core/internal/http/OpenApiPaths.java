@@ -185,6 +185,16 @@ final class OpenApiPaths {
         .answers(ok(json(ref("Run"))), 401, 403, 404);
     user(
             "post",
+            "/api/gc",
+            "collectLogs",
+            "Drop the logs (never the results) of finished runs created more than older_than ago,"
+                + " and the kernel-window folders of finished sims; the database file then"
+                + " shrinks; admins only")
+        .needs(Role.ADMIN)
+        .body(json(ref("GcRequest")))
+        .answers(ok(json(ref("GcResult"))), 400, 401, 403, 422);
+    user(
+            "post",
             "/api/runs/{id}/retry",
             "retryRun",
             "Launch the run's failed and cancelled sims again as new attempts; earlier attempts"

@@ -232,7 +232,51 @@ final class ResourceSchemas {
     Map<String, Object> run = new LinkedHashMap<>(runFields);
     run.put("sims", array(ref("Sim")));
     run.put("actions", array(ref("RunAction")));
+    run.put("storage", ref("RunStorage"));
     schemas.put("Run", object(List.of("id", "trace_id", "state", "entries", "sims"), run));
+    schemas.put(
+        "RunStorage",
+        object(
+            List.of(
+                "log_bytes",
+                "log_stored_bytes",
+                "stats_stored_bytes",
+                "stored_bytes",
+                "sims_with_logs_dropped"),
+            "log_bytes",
+            integer("Bytes of the sims' logs as they sent them (what a download returns)"),
+            "log_stored_bytes",
+            integer("Bytes of the same logs as stored (compressed)"),
+            "stats_stored_bytes",
+            integer("Bytes of the kernels' statistics as stored (compressed)"),
+            "stored_bytes",
+            integer("log_stored_bytes + stats_stored_bytes"),
+            "sims_with_logs_dropped",
+            integer("Sims whose log retention or cascade gc dropped (their results stay)")));
+    schemas.put(
+        "GcRequest",
+        object(
+            List.of("older_than"),
+            "older_than",
+            string(
+                "Age of the runs whose logs to drop: 30d, 12h, 1d12h, 90m, or 0 for every"
+                    + " finished run")));
+    schemas.put(
+        "GcResult",
+        object(
+            List.of("before", "runs", "sims", "log_bytes", "log_stored_bytes", "folders"),
+            "before",
+            time(),
+            "runs",
+            integer("Runs whose logs were dropped now"),
+            "sims",
+            integer("Sims whose logs were dropped now"),
+            "log_bytes",
+            integer("Bytes of the dropped logs as the sims sent them"),
+            "log_stored_bytes",
+            integer("Bytes of the dropped logs as they were stored"),
+            "folders",
+            integer("Kernel-window folders, sim work folders and output files removed")));
     Map<String, Object> summary = new LinkedHashMap<>(runFields);
     summary.put("sims_by_state", mapOf(map("type", "integer")));
     summary.put("kernels_done", integer("Kernels finished, over the latest attempts"));

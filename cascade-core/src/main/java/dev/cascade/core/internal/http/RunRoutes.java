@@ -6,12 +6,14 @@ import dev.cascade.core.Role;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.RunStorage;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
 import dev.cascade.core.json.UsersJson;
+import dev.cascade.core.json.StorageJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Creating, listing, reading, cancelling, retrying and rerunning runs, each as its caller. */
 final class RunRoutes {
@@ -29,8 +32,17 @@ final class RunRoutes {
   private final int maxJsonBytes;
   private final QueuedSims queued;
 
-  RunRoutes(RunService runs, Auth auth, Clock clock, int maxJsonBytes, QueuedSims queued) {
+  private final Function<Run, RunStorage> storage;
+
+  RunRoutes(
+      RunService runs,
+      Auth auth,
+      Clock clock,
+      int maxJsonBytes,
+      QueuedSims queued,
+      Function<Run, RunStorage> storage) {
     this.queued = queued;
+    this.storage = storage;
     this.runs = runs;
     this.auth = auth;
     this.clock = clock;
@@ -119,9 +131,9 @@ final class RunRoutes {
    * launcher still queues it.
    */
   private Object withSchedule(Run run) {
-    return withActions(
-        QueuedReasons.add(ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run)), queued),
-        run.id());
+    Map<String, Object> json = ScheduleJson.writeRun(run, clock.instant(), runs.schedule(run));
+    json.put("storage", StorageJson.writeRunStorage(storage.apply(run)));
+    return withActions(QueuedReasons.add(json, queued), run.id());
   }
 
   /**

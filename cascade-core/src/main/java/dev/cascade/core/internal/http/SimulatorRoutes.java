@@ -24,7 +24,7 @@ final class SimulatorRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/api/simulator", auth.user(ctx -> Json.send(ctx, 200, description)));
+    routes.get("/api/simulator", auth.viewer(ctx -> Json.send(ctx, 200, description)));
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.internal.store.ChunkRepository;
 import dev.cascade.core.internal.store.ChunkRepository.Chunk;
+import dev.cascade.core.internal.store.ChunkRepository.Encoded;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -32,8 +33,8 @@ final class ChunkIntake {
    *
    * @return true when the chunk was new
    */
-  boolean store(Connection connection, String simId, long seq, byte[] bytes) throws SQLException {
-    return chunks.insert(connection, new Chunk(simId, seq, bytes));
+  boolean store(Connection connection, String simId, long seq, Encoded chunk) throws SQLException {
+    return chunks.insert(connection, simId, seq, chunk);
   }
 
   /** The highest seq held for the sim; -1 when none is. */

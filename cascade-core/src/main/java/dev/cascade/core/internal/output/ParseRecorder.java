@@ -29,7 +29,7 @@ final class ParseRecorder {
 
   /** A finished kernel ready to insert: its statistics and its event already written as JSON. */
   private record KernelRow(
-      int position, FinishedKernel kernel, String statsJson, String eventJson) {}
+      int position, FinishedKernel kernel, byte[] storedStats, String eventJson) {}
 
   /** What one write stores for a sim, built before the write. */
   static final class Prepared {
@@ -84,7 +84,7 @@ final class ParseRecorder {
           new KernelRow(
               kernel.position(),
               kernel.kernel(),
-              KernelRepository.statsJson(kernel.kernel()),
+              KernelRepository.storedStats(kernel.kernel()),
               EventJson.kernel(kernel.position(), kernel.kernel(), sim.clockMhz)));
       sim.kernelsDone = Math.max(sim.kernelsDone, kernel.position() + 1);
       sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.kernel()));
@@ -106,7 +106,7 @@ final class ParseRecorder {
     }
     for (KernelRow kernel : prepared.kernels) {
       if (kernels.insert(
-          connection, sim.simId, kernel.position(), kernel.kernel(), kernel.statsJson())) {
+          connection, sim.simId, kernel.position(), kernel.kernel(), kernel.storedStats())) {
         events.append(
             connection,
             sim.runId,

@@ -4,6 +4,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimParse.Progress;
+import dev.cascade.core.internal.store.ChunkRepository.Encoded;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.ParseState;
 import dev.cascade.core.internal.store.SimRepository;
@@ -132,7 +133,8 @@ final class ParserLifecycle {
    *
    * @return the receipt; null when the chunk was held after all (the sim is dropped: load it again)
    */
-  ChunkReceipt feedThenStore(SimParse sim, long seq, byte[] bytes) {
+  ChunkReceipt feedThenStore(SimParse sim, long seq, Encoded chunk) {
+    byte[] bytes = chunk.raw();
     Progress before = sim.progress();
     try {
       sim.feed(bytes);
@@ -153,7 +155,7 @@ final class ParserLifecycle {
         write(
             sim,
             connection -> {
-              if (!intake.store(connection, sim.simId, seq, bytes)) {
+              if (!intake.store(connection, sim.simId, seq, chunk)) {
                 return false; // nothing written: the parse above must not count
               }
               recorder.store(connection, sim, prepared);

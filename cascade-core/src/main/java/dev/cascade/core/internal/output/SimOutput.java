@@ -7,6 +7,7 @@ import dev.cascade.core.KernelResult;
 import dev.cascade.core.Simulators;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.store.ChunkRepository;
+import dev.cascade.core.internal.store.ChunkRepository.Encoded;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.SimRepository;
@@ -57,6 +58,7 @@ public final class SimOutput {
   private final ChunkIntake intake;
   private final ParserLifecycle parsers;
   private final Simulator simulator;
+  private final boolean compress;
 
   /**
    * Output handling without a GPU config catalog: {@code kernel} events then carry no simulated
@@ -83,6 +85,21 @@ public final class SimOutput {
       Clock clock,
       GpuConfigCatalog catalog,
       Simulator simulator) {
+    this(database, events, clock, catalog, simulator, true);
+  }
+
+  /**
+   * As {@link #SimOutput(Database, EventLog, Clock, GpuConfigCatalog, Simulator)}; {@code compress}
+   * false stores new chunks as they came instead of zstd-compressed.
+   */
+  public SimOutput(
+      Database database,
+      EventLog events,
+      Clock clock,
+      GpuConfigCatalog catalog,
+      Simulator simulator,
+      boolean compress) {
+    this.compress = compress;
     this.simulator = Objects.requireNonNull(simulator, "simulator");
     this.database = Objects.requireNonNull(database, "database");
     Objects.requireNonNull(events, "events");
@@ -137,6 +154,8 @@ public final class SimOutput {
       throw new IllegalArgumentException(
           "chunk seq counts from 0; got " + seq + " for sim " + simId);
     }
+    // Compressed before the sim's lock and the writer's turn, which then only insert.
+    Encoded encoded = compress ? Encoded.of(bytes) : Encoded.uncompressed(bytes);
     return parsers.withSim(
         simId,
         sim -> {
@@ -159,14 +178,14 @@ public final class SimOutput {
           if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
             if (sim.highestHeld < seq) {
-              ChunkReceipt receipt = parsers.feedThenStore(sim, seq, bytes);
+              ChunkReceipt receipt = parsers.feedThenStore(sim, seq, encoded);
               return receipt != null ? receipt : accept(simId, runId, seq, bytes, checkRun);
             }
           }
           return parsers.write(
               sim,
               connection -> {
-                boolean stored = intake.store(connection, simId, seq, bytes);
+                boolean stored = intake.store(connection, simId, seq, encoded);
                 if (stored) {
                   sim.highestHeld = Math.max(sim.highestHeld, seq);
                 } else {

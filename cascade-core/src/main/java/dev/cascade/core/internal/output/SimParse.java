@@ -24,7 +24,14 @@ final class SimParse implements OutputListener {
 
   /** The statistics {@code latest_metrics} keeps of the latest kernel, besides its own numbers. */
   static final List<String> HEADLINE_STATS =
-      List.of("gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc", "gpu_occupancy", "L2_BW");
+      List.of(
+          "gpu_tot_sim_cycle",
+          "gpu_tot_sim_insn",
+          "gpu_tot_ipc",
+          "gpu_occupancy",
+          "L2_BW",
+          // Accel-Sim's simulation speed so far: simulated thread instructions per wall second.
+          "gpgpu_simulation_rate");
 
   /** A kernel finished since the last write, at its position among the sim's kernels. */
   record Finished(int position, FinishedKernel kernel) {}

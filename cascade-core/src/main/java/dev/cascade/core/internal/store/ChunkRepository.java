@@ -27,6 +27,8 @@ import java.util.stream.StreamSupport;
 /**
  * The {@code chunks} table: a sim's raw output in numbered pieces, {@code seq} from 0. Storing is
  * idempotent by {@code (sim_id, seq)}; chunks may arrive in any order and are read back in order.
+ * Each chunk is kept zstd-compressed ({@link Encoded}, codec {@code zstd}) unless that would not
+ * make it smaller; chunks stored before compression (codec {@code raw}) read back as they are.
  */
 public final class ChunkRepository {
 
@@ -35,6 +37,9 @@ public final class ChunkRepository {
 
   /** ...and stop a page once it holds this many bytes, so a log never sits in memory whole. */
   private static final int PAGE_BYTES = 4 * 1024 * 1024;
+
+  /** Sims whose log sizes {@link #size} reads per query: well under SQLite's variable limit. */
+  private static final int SIMS_PER_QUERY = 500;
 
   /**
    * One piece of a sim's output. The bytes are not copied: do not change them after handing them
@@ -70,9 +75,62 @@ public final class ChunkRepository {
     }
   }
 
+  /**
+   * A chunk's bytes as they are stored: {@code raw} itself, or one zstd frame of it. Build it with
+   * {@link #of} before the write transaction, so the single writer's turn does not compress.
+   */
+  public record Encoded(byte[] raw, String codec, byte[] stored) {
+
+    static final String RAW = "raw";
+    static final String ZSTD = "zstd";
+
+    public Encoded {
+      Objects.requireNonNull(raw, "raw");
+      Objects.requireNonNull(stored, "stored");
+      if (!RAW.equals(codec) && !ZSTD.equals(codec)) {
+        throw new IllegalArgumentException("chunk codec is raw or zstd; got \"" + codec + "\"");
+      }
+    }
+
+    /** {@code raw} as it is. */
+    public static Encoded uncompressed(byte[] raw) {
+      return new Encoded(raw, RAW, raw);
+    }
+
+    /** {@code raw} compressed, or as it is when compressing would not make it smaller. */
+    public static Encoded of(byte[] raw) {
+      byte[] compressed = Compression.compress(raw, Compression.CHUNK_LEVEL);
+      return compressed.length < raw.length
+          ? new Encoded(raw, ZSTD, compressed)
+          : new Encoded(raw, RAW, raw);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Encoded that
+          && codec.equals(that.codec)
+          && Arrays.equals(raw, that.raw)
+          && Arrays.equals(stored, that.stored);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(codec, Arrays.hashCode(raw));
+    }
+
+    @Override
+    public String toString() {
+      return "Encoded[" + raw.length + " bytes, " + codec + ", " + stored.length + " stored]";
+    }
+  }
+
   private static final String INSERT =
-      "INSERT INTO chunks (sim_id, seq, bytes, received_at) VALUES (?, ?, ?, ?)"
+      "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size) VALUES (?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (sim_id, seq) DO NOTHING";
+
+  private static final String SELECT_FORWARD =
+      "SELECT seq, bytes, codec, size FROM chunks WHERE sim_id = ? AND seq >= ?"
+          + " ORDER BY seq LIMIT ?";
 
   private final Database database;
   private final Clock clock;
@@ -106,14 +164,16 @@ public final class ChunkRepository {
       return List.of();
     }
     String receivedAt = SqlTimes.text(clock.instant());
+    List<Encoded> encoded = batch.stream().map(chunk -> Encoded.of(chunk.bytes())).toList();
     return database.write(
         connection -> {
           requireSimsExist(connection, batch);
           List<Boolean> inserted = new ArrayList<>(batch.size());
           try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            for (Chunk chunk : batch) {
+            for (int i = 0; i < batch.size(); i++) {
               // One statement at a time: a batch would not say which rows were duplicates.
-              inserted.add(insert(insert, chunk, receivedAt));
+              Chunk chunk = batch.get(i);
+              inserted.add(insert(insert, chunk.simId(), chunk.seq(), encoded.get(i), receivedAt));
             }
           }
           return List.copyOf(inserted);
@@ -128,8 +188,23 @@ public final class ChunkRepository {
    * @return true when the chunk was new
    */
   public boolean insert(Connection connection, Chunk chunk) throws SQLException {
+    return insert(connection, chunk.simId(), chunk.seq(), Encoded.of(chunk.bytes()));
+  }
+
+  /**
+   * {@link #insert(Connection, Chunk)} of a chunk {@link Encoded#of encoded} before the write.
+   *
+   * @return true when the chunk was new
+   */
+  public boolean insert(Connection connection, String simId, long seq, Encoded chunk)
+      throws SQLException {
+    Objects.requireNonNull(simId, "simId");
+    if (seq < 0) {
+      throw new IllegalArgumentException(
+          "chunk seq counts from 0; got " + seq + " for sim " + simId);
+    }
     try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-      return insert(insert, chunk, SqlTimes.text(clock.instant()));
+      return insert(insert, simId, seq, chunk, SqlTimes.text(clock.instant()));
     }
   }
 
@@ -140,21 +215,44 @@ public final class ChunkRepository {
   public static void copy(Connection connection, String fromId, String toId) throws SQLException {
     try (PreparedStatement copy =
         connection.prepareStatement(
-            "INSERT INTO chunks (sim_id, seq, bytes, received_at)"
-                + " SELECT ?, seq, bytes, received_at FROM chunks WHERE sim_id = ?")) {
+            "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size)"
+                + " SELECT ?, seq, bytes, received_at, codec, size FROM chunks WHERE sim_id = ?")) {
       copy.setString(1, toId);
       copy.setString(2, fromId);
       copy.executeUpdate();
     }
   }
 
-  private static boolean insert(PreparedStatement insert, Chunk chunk, String receivedAt)
+  private static boolean insert(
+      PreparedStatement insert, String simId, long seq, Encoded chunk, String receivedAt)
       throws SQLException {
-    insert.setString(1, chunk.simId());
-    insert.setLong(2, chunk.seq());
-    insert.setBytes(3, chunk.bytes());
+    insert.setString(1, simId);
+    insert.setLong(2, seq);
+    insert.setBytes(3, chunk.stored());
     insert.setString(4, receivedAt);
+    insert.setString(5, chunk.codec());
+    if (Encoded.RAW.equals(chunk.codec())) {
+      insert.setNull(6, java.sql.Types.INTEGER);
+    } else {
+      insert.setLong(6, chunk.raw().length);
+    }
     return insert.executeUpdate() == 1;
+  }
+
+  /** The chunk of the row at {@code rows}' cursor ({@code seq, bytes, codec, size}), decoded. */
+  private static Chunk decoded(String simId, ResultSet rows) throws SQLException {
+    long seq = rows.getLong(1);
+    byte[] stored = rows.getBytes(2);
+    String codec = rows.getString(3);
+    if (Encoded.ZSTD.equals(codec)) {
+      try {
+        return new Chunk(simId, seq, Compression.decompress(stored, rows.getLong(4)));
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException(
+            "chunk " + seq + " of sim " + simId + " is damaged: " + e.getMessage(), e);
+      }
+    }
+    return new Chunk(simId, seq, stored);
   }
 
   /**
@@ -169,16 +267,14 @@ public final class ChunkRepository {
       throw new IllegalArgumentException("limit must be 1 or more; got " + limit);
     }
     List<Chunk> chunks = new ArrayList<>();
-    try (PreparedStatement select =
-        connection.prepareStatement(
-            "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq >= ? ORDER BY seq LIMIT ?")) {
+    try (PreparedStatement select = connection.prepareStatement(SELECT_FORWARD)) {
       select.setString(1, simId);
       select.setLong(2, Math.max(0, fromSeq));
       select.setInt(3, limit);
       long bytes = 0;
       try (ResultSet rows = select.executeQuery()) {
         while (bytes < PAGE_BYTES && rows.next()) {
-          Chunk chunk = new Chunk(simId, rows.getLong(1), rows.getBytes(2));
+          Chunk chunk = decoded(simId, rows);
           bytes += chunk.bytes().length;
           chunks.add(chunk);
         }
@@ -201,14 +297,14 @@ public final class ChunkRepository {
           List<Chunk> chunks = new ArrayList<>();
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT seq, bytes FROM chunks WHERE sim_id = ? AND seq < ?"
+                  "SELECT seq, bytes, codec, size FROM chunks WHERE sim_id = ? AND seq < ?"
                       + " ORDER BY seq DESC LIMIT ?")) {
             select.setString(1, simId);
             select.setLong(2, beforeSeq);
             select.setInt(3, limit);
             try (ResultSet rows = select.executeQuery()) {
               while (rows.next()) {
-                chunks.add(new Chunk(simId, rows.getLong(1), rows.getBytes(2)));
+                chunks.add(decoded(simId, rows));
               }
             }
           }
@@ -342,14 +438,15 @@ public final class ChunkRepository {
         });
   }
 
-  /** The bytes of every chunk stored for the sim. */
+  /** The bytes of every chunk stored for the sim, as the sim sent them (before compression). */
   public long totalBytes(String simId) {
     Objects.requireNonNull(simId, "simId");
     return database.read(
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT coalesce(sum(length(bytes)), 0) FROM chunks WHERE sim_id = ?")) {
+                  "SELECT coalesce(sum(coalesce(size, length(bytes))), 0) FROM chunks"
+                      + " WHERE sim_id = ?")) {
             select.setString(1, simId);
             try (ResultSet row = select.executeQuery()) {
               row.next();
@@ -357,6 +454,63 @@ public final class ChunkRepository {
             }
           }
         });
+  }
+
+  /** A log's size: its bytes as the sim sent them, and as stored. */
+  public record LogSize(long bytes, long storedBytes) {}
+
+  /** The size of the logs of the sims {@code simIds}, together. */
+  public LogSize size(List<String> simIds) {
+    return database.read(
+        connection -> {
+          long bytes = 0;
+          long stored = 0;
+          for (int from = 0; from < simIds.size(); from += SIMS_PER_QUERY) {
+            List<String> batch =
+                simIds.subList(from, Math.min(simIds.size(), from + SIMS_PER_QUERY));
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT coalesce(sum(coalesce(size, length(bytes))), 0),"
+                        + " coalesce(sum(length(bytes)), 0) FROM chunks WHERE sim_id IN ("
+                        + String.join(", ", java.util.Collections.nCopies(batch.size(), "?"))
+                        + ")")) {
+              for (int i = 0; i < batch.size(); i++) {
+                select.setString(i + 1, batch.get(i));
+              }
+              try (ResultSet row = select.executeQuery()) {
+                row.next();
+                bytes += row.getLong(1);
+                stored += row.getLong(2);
+              }
+            }
+          }
+          return new LogSize(bytes, stored);
+        });
+  }
+
+  /**
+   * Deletes every chunk of the sim in the caller's write transaction: retention dropping its log.
+   *
+   * @return the size of what was deleted
+   */
+  public static LogSize delete(Connection connection, String simId) throws SQLException {
+    LogSize size;
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT coalesce(sum(coalesce(size, length(bytes))), 0),"
+                + " coalesce(sum(length(bytes)), 0) FROM chunks WHERE sim_id = ?")) {
+      select.setString(1, simId);
+      try (ResultSet row = select.executeQuery()) {
+        row.next();
+        size = new LogSize(row.getLong(1), row.getLong(2));
+      }
+    }
+    try (PreparedStatement delete =
+        connection.prepareStatement("DELETE FROM chunks WHERE sim_id = ?")) {
+      delete.setString(1, simId);
+      delete.executeUpdate();
+    }
+    return size;
   }
 
   private static void requireSimsExist(Connection connection, List<Chunk> chunks)

@@ -213,6 +213,37 @@ public final class Database implements AutoCloseable {
         });
   }
 
+  /**
+   * Copies the WAL into the database file and empties it ({@code wal_checkpoint(TRUNCATE)}), on a
+   * read connection outside any transaction; waits for the writer's current commit (busy timeout).
+   */
+  public void checkpoint() {
+    read(
+        connection -> {
+          try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+          }
+          return null;
+        });
+  }
+
+  /**
+   * {@link #checkpoint}, then rebuilds the database file without its free pages ({@code VACUUM}),
+   * so space freed by deleted rows goes back to the file system. Rewrites the whole file: it needs
+   * free disk as large as the database and holds the write lock while it runs.
+   */
+  public void compact() {
+    checkpoint();
+    read(
+        connection -> {
+          try (Statement statement = connection.createStatement()) {
+            statement.execute("VACUUM");
+          }
+          return null;
+        });
+    checkpoint();
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {

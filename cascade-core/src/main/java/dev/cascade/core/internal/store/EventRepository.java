@@ -1,6 +1,7 @@
 package dev.cascade.core.internal.store;
 
 import dev.cascade.core.SimEvent;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +18,13 @@ import java.util.Objects;
  * any id it saw. Waiting for new events is {@code EventLog}'s business, not this table's.
  */
 public final class EventRepository {
+
+  /**
+   * Event data longer than this many bytes is stored as a zstd frame (a BLOB): a {@code log}
+   * event's lines or a {@code sim} event's row. Shorter data, and every event stored before
+   * compression, is JSON text; readers take both (JSON starts with '{', never zstd's magic).
+   */
+  private static final int COMPRESS_ABOVE = 512;
 
   private final Database database;
 
@@ -40,7 +48,12 @@ public final class EventRepository {
       insert.setString(1, runId);
       insert.setString(2, simId);
       insert.setString(3, kind.wireName());
-      insert.setString(4, data);
+      byte[] json = data.getBytes(StandardCharsets.UTF_8);
+      if (json.length > COMPRESS_ABOVE) {
+        insert.setBytes(4, Compression.compress(json, Compression.CHUNK_LEVEL));
+      } else {
+        insert.setString(4, data);
+      }
       insert.setString(5, SqlTimes.text(at));
       insert.executeUpdate();
       try (ResultSet keys = insert.getGeneratedKeys()) {
@@ -48,6 +61,15 @@ public final class EventRepository {
         return new SimEvent(keys.getLong(1), runId, simId, kind, at, data);
       }
     }
+  }
+
+  /** An event's data as stored: JSON text, or a zstd frame of it. */
+  private static String data(byte[] stored) {
+    if (stored == null) {
+      return null;
+    }
+    byte[] json = Compression.isFrame(stored) ? Compression.decompress(stored) : stored;
+    return new String(json, StandardCharsets.UTF_8);
   }
 
   /** The newest event id; 0 when there are none. */
@@ -92,7 +114,7 @@ public final class EventRepository {
                         rows.getString(3),
                         SimEvent.Kind.fromWireName(rows.getString(4)),
                         SqlTimes.instant(rows.getString(6)),
-                        rows.getString(5)));
+                        data(rows.getBytes(5))));
               }
             }
           }

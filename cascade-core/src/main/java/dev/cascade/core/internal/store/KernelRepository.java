@@ -9,6 +9,7 @@ import dev.cascade.core.spi.FinishedKernel;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,15 +57,16 @@ public final class KernelRepository {
    */
   public boolean insert(Connection connection, String simId, int position, FinishedKernel kernel)
       throws SQLException {
-    return insert(connection, simId, position, kernel, statsJson(kernel));
+    return insert(connection, simId, position, kernel, storedStats(kernel));
   }
 
   /**
    * {@link #insert(Connection, String, int, FinishedKernel)} with the statistics already written as
-   * {@link #statsJson}: built before the write, so the single writer's turn holds only the insert.
+   * {@link #storedStats}: built before the write, so the single writer's turn holds only the
+   * insert.
    */
   public boolean insert(
-      Connection connection, String simId, int position, FinishedKernel kernel, String statsJson)
+      Connection connection, String simId, int position, FinishedKernel kernel, byte[] storedStats)
       throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
@@ -79,7 +81,7 @@ public final class KernelRepository {
       insert.setLong(6, kernel.cycles());
       insert.setLong(7, kernel.instructions());
       insert.setDouble(8, kernel.ipc());
-      insert.setString(9, statsJson);
+      insert.setBytes(9, storedStats);
       return insert.executeUpdate() == 1;
     }
   }
@@ -98,6 +100,33 @@ public final class KernelRepository {
       copy.setString(2, fromId);
       copy.executeUpdate();
     }
+  }
+
+  /** The bytes of the kernels' statistics of the sims {@code simIds}, as stored. */
+  public long storedStatsBytes(List<String> simIds) {
+    return database.read(
+        connection -> {
+          long bytes = 0;
+          for (int from = 0; from < simIds.size(); from += SIMS_PER_QUERY) {
+            List<String> batch =
+                simIds.subList(from, Math.min(simIds.size(), from + SIMS_PER_QUERY));
+            try (PreparedStatement select =
+                connection.prepareStatement(
+                    "SELECT coalesce(sum(length(CAST(stats AS BLOB))), 0) FROM sim_kernels"
+                        + " WHERE sim_id IN ("
+                        + String.join(", ", Collections.nCopies(batch.size(), "?"))
+                        + ")")) {
+              for (int i = 0; i < batch.size(); i++) {
+                select.setString(i + 1, batch.get(i));
+              }
+              try (ResultSet row = select.executeQuery()) {
+                row.next();
+                bytes += row.getLong(1);
+              }
+            }
+          }
+          return bytes;
+        });
   }
 
   /** Every kernel of the sim, with its statistics, in log order. */
@@ -119,7 +148,7 @@ public final class KernelRepository {
                   rows.getLong(5),
                   rows.getLong(6),
                   rows.getDouble(7),
-                  statsFromJson(rows.getString(8))));
+                  statsFromJson(statsJsonBytes(rows, 8))));
         }
       }
     }
@@ -228,7 +257,8 @@ public final class KernelRepository {
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           Map<String, Double> wanted =
-              wantedStats(rows.getString(3), keys, keysOfFirst.isEmpty() ? keysOfFirst : null);
+              wantedStats(
+                  statsJsonBytes(rows, 3), keys, keysOfFirst.isEmpty() ? keysOfFirst : null);
           bySim
               .computeIfAbsent(rows.getString(1), id -> new HashMap<>())
               .put(rows.getInt(2), wanted);
@@ -242,7 +272,7 @@ public final class KernelRepository {
    * other ~1,500 values are passed over, not boxed. With {@code allKeys}, every key is added to it.
    */
   private static Map<String, Double> wantedStats(
-      String json, Set<String> keys, List<String> allKeys) {
+      byte[] json, Set<String> keys, List<String> allKeys) {
     Map<String, Double> wanted = new HashMap<>();
     if (json == null) {
       return wanted;
@@ -270,6 +300,32 @@ public final class KernelRepository {
       // A damaged column gives the values read so far, as statsFromJson does.
     }
     return wanted;
+  }
+
+  /**
+   * The block's statistics as they are stored: {@link #statsJson} compressed as one zstd frame
+   * (about a tenth of the JSON's size for an Accel-Sim block of ~1,500 values).
+   */
+  public static byte[] storedStats(FinishedKernel kernel) {
+    return Compression.compress(
+        statsJson(kernel).getBytes(StandardCharsets.UTF_8), Compression.STATS_LEVEL);
+  }
+
+  /**
+   * A kernel's statistics JSON from the {@code stats} column at {@code column}: a zstd frame (as
+   * {@link #storedStats} writes) or, in rows stored before compression, the JSON text itself; null
+   * when the column is null or its frame is damaged (the kernel then shows no statistics).
+   */
+  private static byte[] statsJsonBytes(ResultSet rows, int column) throws SQLException {
+    byte[] stored = rows.getBytes(column);
+    if (!Compression.isFrame(stored)) {
+      return stored; // JSON text: an object starts with '{', never with zstd's magic number
+    }
+    try {
+      return Compression.decompress(stored);
+    } catch (IllegalStateException e) {
+      return null;
+    }
   }
 
   /** The block's statistics as one JSON object, in log order, written without boxing. */
@@ -308,7 +364,7 @@ public final class KernelRepository {
    * The statistics in {@code json}: {@link Long} for integers, {@link Double} for decimals, in
    * order; what cannot be read is left out rather than failing the read of the kernel.
    */
-  static Map<String, Number> statsFromJson(String json) {
+  static Map<String, Number> statsFromJson(byte[] json) {
     Map<String, Number> stats = new LinkedHashMap<>();
     if (json == null) {
       return stats;

@@ -56,7 +56,9 @@ public final class Migrations {
             new Migration(4, resource("db/migration/V4__queue.sql")),
             new Migration(5, resource("db/migration/V5__provenance.sql")),
             new Migration(6, resource("db/migration/V6__accelsim_versions.sql")),
-            new Migration(7, resource("db/migration/V7__users.sql"))));
+            new Migration(7, resource("db/migration/V7__users.sql")),
+
+            new Migration(8, resource("db/migration/V8__compressed_logs.sql"))));
   }
 
   /** The newest version these migrations reach. */

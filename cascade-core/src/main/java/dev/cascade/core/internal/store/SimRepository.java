@@ -480,6 +480,62 @@ public final class SimRepository {
     return byRun;
   }
 
+  /**
+   * The finished sims created before {@code before} whose logs are still kept, oldest first, at
+   * most {@code limit}: what log retention drops.
+   */
+  public List<Sim> withLogsBefore(Instant before, int limit) {
+    return database.read(
+        connection -> {
+          List<Sim> found = new ArrayList<>();
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT "
+                      + SimRows.COLUMNS
+                      + " FROM sims s WHERE s.log_dropped_at IS NULL AND s.created_at < ?"
+                      + " AND s.state IN ('succeeded', 'failed', 'cancelled')"
+                      + " ORDER BY s.created_at LIMIT ?")) {
+            select.setString(1, SqlTimes.text(before));
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                found.add(SimRows.read(rows));
+              }
+            }
+          }
+          return found;
+        });
+  }
+
+  /**
+   * Notes, in the caller's write transaction, that retention dropped the sim's log at {@code at}.
+   */
+  public static void markLogDropped(Connection connection, String simId, Instant at)
+      throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement("UPDATE sims SET log_dropped_at = ? WHERE id = ?")) {
+      update.setString(1, SqlTimes.text(at));
+      update.setString(2, simId);
+      update.executeUpdate();
+    }
+  }
+
+  /** How many of the run's sims had their log dropped by retention. */
+  public int logsDropped(String runId) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT count(*) FROM sims WHERE run_id = ? AND log_dropped_at IS NOT NULL")) {
+            select.setString(1, runId);
+            try (ResultSet row = select.executeQuery()) {
+              row.next();
+              return row.getInt(1);
+            }
+          }
+        });
+  }
+
   private void update(String simId, String sql, Object... values) {
     Objects.requireNonNull(simId, "simId");
     database.write(

@@ -11,6 +11,7 @@ import dev.cascade.core.GpuConfig;
 import dev.cascade.core.HardwareCorrelation;
 import dev.cascade.core.KernelComparison;
 import dev.cascade.core.KernelMatch;
+import dev.cascade.core.LogCollection;
 import dev.cascade.core.Measure;
 import dev.cascade.core.Measures;
 import dev.cascade.core.NewUser;
@@ -21,6 +22,7 @@ import dev.cascade.core.RunComparisons;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.SimCommands;
+import dev.cascade.core.RunStorage;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
@@ -37,6 +39,7 @@ import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
 import dev.cascade.core.json.UsersJson;
+import dev.cascade.core.json.StorageJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -148,6 +151,7 @@ final class OpenApiIT {
     Map<String, Object> run =
         new LinkedHashMap<>(ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     run.put("actions", List.of());
+    run.put("storage", StorageJson.writeRunStorage(new RunStorage(1000, 50, 20, 0)));
     written.put("Run", run);
     written.put("User", UsersJson.writeUser(user()));
     written.put("UserList", UsersJson.writeUserList(List.of(user())));
@@ -156,6 +160,10 @@ final class OpenApiIT {
     written.put(
         "RunAction",
         UsersJson.writeAction(new RunAction(RunAction.RERUN, "alice", JsonSamples.T0, "r_2")));
+    written.put("RunStorage", StorageJson.writeRunStorage(new RunStorage(1000, 50, 20, 0)));
+    written.put(
+        "GcResult",
+        StorageJson.writeCollection(new LogCollection(JsonSamples.T0, 1, 2, 1000, 50, 3)));
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
         "RunList", RunListJson.writePage(new RunPage(List.of(JsonSamples.run()), "cursor")));

@@ -60,6 +60,8 @@ final class RouteRolesIT {
     TABLE.put("GET /api/gpu-configs", Access.VIEWER);
     TABLE.put("PUT /api/traces/{id}/hardware", Access.SUBMITTER);
     TABLE.put("GET /api/measures", Access.VIEWER);
+    TABLE.put("GET /api/simulator", Access.VIEWER);
+    TABLE.put("POST /api/gc", Access.ADMIN);
     TABLE.put("POST /api/runs", Access.SUBMITTER);
     TABLE.put("GET /api/runs", Access.VIEWER);
     TABLE.put("GET /api/runs/{id}", Access.VIEWER);

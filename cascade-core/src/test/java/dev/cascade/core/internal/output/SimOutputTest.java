@@ -126,7 +126,11 @@ final class SimOutputTest {
             "gpu_tot_sim_insn",
             "gpu_tot_ipc",
             "gpu_occupancy",
-            "L2_BW");
+            "L2_BW",
+            "gpgpu_simulation_rate");
+    assertThat(metric(progress, "gpgpu_simulation_rate"))
+        .as("Accel-Sim's speed, thread instructions a second: the inst/sec line, not cycle/sec")
+        .isEqualTo(209400);
     assertThat(metric(progress, "cycles")).isEqualTo(500);
     assertThat(metric(progress, "ipc")).isEqualTo(2.0);
     assertThat(metric(progress, "gpu_tot_sim_cycle")).isEqualTo(1500);
