@@ -91,7 +91,7 @@ final class WatchedSim {
     return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
   }
 
-  /** {@code SM90_H100 #0 [######....] 3/5 running  209.4 KIPS  heartbeat 1.2s ago}. */
+  /** {@code SM90_H100 #0 [######....] 3/5 running 209.4 KIPS heartbeat 1.2s ago}. */
   String line(int configWidth, Duration heartbeatAge) {
     StringBuilder line = new StringBuilder();
     line.append(label(configWidth)).append("  ");

@@ -12,8 +12,8 @@ import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
-import dev.cascade.core.json.UsersJson;
 import dev.cascade.core.json.StorageJson;
+import dev.cascade.core.json.UsersJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -62,9 +62,9 @@ final class RunRoutes {
   /**
    * {@code {"trace_id", "entries": [{"gpu_config", "count", "kernels", "time_limit", "context"}],
    * "owner", "priority"}}: 201 with the run and its {@code Location}. The run is the caller's: only
-   * an admin's {@code owner} is taken; anyone else's is ignored, so a run is never someone else's by
-   * a field. Types and ranges are checked here so the error names the exact field; the run manager
-   * checks the rest (trace, configs, duplicates).
+   * an admin's {@code owner} is taken; anyone else's is ignored, so a run is never someone else's
+   * by a field. Types and ranges are checked here so the error names the exact field; the run
+   * manager checks the rest (trace, configs, duplicates).
    */
   private void create(Context ctx) {
     JsonBody body = JsonBody.read(ctx, maxJsonBytes);

@@ -57,7 +57,6 @@ public final class Migrations {
             new Migration(5, resource("db/migration/V5__provenance.sql")),
             new Migration(6, resource("db/migration/V6__accelsim_versions.sql")),
             new Migration(7, resource("db/migration/V7__users.sql")),
-
             new Migration(8, resource("db/migration/V8__compressed_logs.sql"))));
   }
 
