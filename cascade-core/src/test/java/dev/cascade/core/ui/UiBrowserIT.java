@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunState;
@@ -177,8 +178,12 @@ final class UiBrowserIT {
     assertThat(browser.find("tr[data-config='SM80_A100'] .reason").getText())
         .contains("sm_80")
         .contains("sm_90");
+    // Every built-in config of another architecture than the demo's sm_90 is refused.
+    long otherArchitectures =
+        GpuConfigCatalog.builtIn().list().stream().filter(c -> !c.arch().equals("sm_90")).count();
+    assertThat(otherArchitectures).isGreaterThan(1);
     assertThat(browser.all("tbody.refused input[type=checkbox]"))
-        .hasSize(8)
+        .hasSize((int) otherArchitectures)
         .allSatisfy(box -> assertThat(box.isEnabled()).isFalse());
     assertThat(launch.getText()).isEqualTo("Launch 1 simulation");
     assertThat(
