@@ -118,8 +118,7 @@ final class RunsCommandIT {
   }
 
   @Test
-  void create_aContextTheTraceHasNot_isAUsageErrorNamingItAndTheTracesContexts()
-      throws Exception {
+  void create_aContextTheTraceHasNot_isAUsageErrorNamingItAndTheTracesContexts() throws Exception {
     Result unknown =
         cascade.run("runs", "create", "demo", "SM90_H100:1", "--context", "kernelslist_ctx_0x9");
     Result malformed = cascade.run("runs", "create", "demo", "SM90_H100:1", "--context", "../x");

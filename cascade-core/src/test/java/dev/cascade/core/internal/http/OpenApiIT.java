@@ -137,7 +137,10 @@ final class OpenApiIT {
     written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
-    written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
+    // "context" is written only when the entry names one: the sample names one.
+    written.put(
+        "RunEntry",
+        ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1).withContext("kernelslist_ctx_0x2")));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
