@@ -146,7 +146,10 @@ final class OpenApiIT {
     written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
-    written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
+    // "context" is written only when the entry names one: the sample names one.
+    written.put(
+        "RunEntry",
+        ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1).withContext("kernelslist_ctx_0x2")));
     // A run as run responses show it: the mapping's fields and who did what to it (actions).
     Map<String, Object> run =
         new LinkedHashMap<>(ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
