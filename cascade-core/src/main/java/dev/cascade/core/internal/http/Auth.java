@@ -25,8 +25,8 @@ import java.util.Optional;
  * admin, as before users existed; a user's valid token still names its user there (so runs are
  * theirs and {@code GET /api/me} says who), but roles hold only on a server with a token.
  *
- * <p>Sim endpoints need the sim's own token, {@code Bearer $CASCADE_SIM_TOKEN}, valid for that sim
- * only; a sim token is no user's, so it reaches no user endpoint (401).
+ * <p>Sim endpoints need the sim's own token (given to its agent on standard input), valid for that
+ * sim only; a sim token is no user's, so it reaches no user endpoint (401).
  */
 final class Auth {
 
@@ -168,13 +168,13 @@ final class Auth {
   }
 
   void requireSim(Context ctx, String simId) {
-    String presented = bearer(ctx, "the sim's token (CASCADE_SIM_TOKEN)");
+    String presented = bearer(ctx, "the sim's own token");
     if (!reports.isSimToken(simId, presented)) {
       throw new CascadeException(
           ErrorCode.FORBIDDEN,
           "the bearer token is not the token of sim \""
               + simId
-              + "\"; a sim token is valid for its own sim only (CASCADE_SIM_TOKEN)",
+              + "\"; a sim token is valid for its own sim only",
           "Authorization");
     }
   }
