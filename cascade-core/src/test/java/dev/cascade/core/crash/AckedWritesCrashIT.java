@@ -295,11 +295,17 @@ final class AckedWritesCrashIT {
 
   private static byte[] storedChunk(Connection db, String simId, long seq) {
     try (PreparedStatement select =
-        db.prepareStatement("SELECT bytes FROM chunks WHERE sim_id = ? AND seq = ?")) {
+        db.prepareStatement("SELECT bytes, codec, size FROM chunks WHERE sim_id = ? AND seq = ?")) {
       select.setString(1, simId);
       select.setLong(2, seq);
       try (ResultSet row = select.executeQuery()) {
-        return row.next() ? row.getBytes(1) : null;
+        if (!row.next()) {
+          return null;
+        }
+        // Chunks are kept zstd-compressed at rest: the bytes sent are the frame's content.
+        return "zstd".equals(row.getString(2))
+            ? com.github.luben.zstd.Zstd.decompress(row.getBytes(1), row.getInt(3))
+            : row.getBytes(1);
       }
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);

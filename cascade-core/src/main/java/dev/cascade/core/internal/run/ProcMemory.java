@@ -68,9 +68,9 @@ public final class ProcMemory {
 
   private OptionalLong resident(long pid) {
     try {
-      return kibibytes(
-              Files.readString(proc.resolve(Long.toString(pid)).resolve("status")), "VmRSS:")
-          .or(() -> OptionalLong.of(0)); // a zombie or kernel thread: no VmRSS line
+      OptionalLong rss =
+          kibibytes(Files.readString(proc.resolve(Long.toString(pid)).resolve("status")), "VmRSS:");
+      return rss.isPresent() ? rss : OptionalLong.of(0); // a zombie or kernel thread: no VmRSS
     } catch (IOException e) {
       return OptionalLong.empty();
     }
