@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * V6 keeps logs, kernel statistics and events compressed at rest: a database of V1 to V5, whose
+ * V8 keeps logs, kernel statistics and events compressed at rest: a database of V1 to V5, whose
  * chunks are raw, whose statistics and events are JSON text, reads back as it did, byte for byte,
  * beside rows stored compressed after the migration; and a log's size counts the bytes the sim
  * sent, not those stored.
@@ -31,7 +31,7 @@ final class CompressedLogsMigrationTest {
   @TempDir java.nio.file.Path dataDir;
 
   @Test
-  void v6_readsRawChunksAndTextStatisticsStoredBefore_besideCompressedOnesStoredAfter()
+  void v8_readsRawChunksAndTextStatisticsStoredBefore_besideCompressedOnesStoredAfter()
       throws Exception {
     java.nio.file.Path file = dataDir.resolve("cascade.db");
     List<Migration> before =
