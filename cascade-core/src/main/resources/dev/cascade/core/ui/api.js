@@ -114,12 +114,15 @@ window.addEventListener('cascade-token', () => {
 });
 
 /**
- * Who is signed in, `{name, role}` from GET /api/me (asking for a token when the server needs
- * one), or null when it cannot be told; asked once per token.
+ * Who is signed in, `{name, role}` from GET /api/me with the stored token, or null when it cannot
+ * be told (no valid token yet); asked once per token. It never asks for a token itself: the
+ * screens' own calls do, and a new token asks again.
  */
 export function me() {
   if (!caller) {
-    caller = api('/api/me').catch(() => null);
+    caller = fetch('/api/me', { headers: { Accept: 'application/json', ...authHeaders() }, cache: 'no-store' })
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null);
   }
   return caller;
 }
