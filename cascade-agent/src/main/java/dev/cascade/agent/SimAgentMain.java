@@ -48,10 +48,10 @@ public final class SimAgentMain {
         --heartbeat-millis N      between heartbeats (default 2000)
         --backoff-max-millis N    the longest wait between retries (default 10000)
         --give-up-seconds N       stop after the app has not answered this long (default
-                                  $CASCADE_APP_PATIENCE_S, else 600)
+                                  600, or $CASCADE_APP_PATIENCE_S when longer)
         --gone-seconds N          stop after nothing has listened at the app's address
                                   (connection refused) this long (default
-                                  $CASCADE_APP_PATIENCE_S, else 120)
+                                  120, or $CASCADE_APP_PATIENCE_S when longer)
         --kill-grace-millis N     between SIGTERM and SIGKILL to the simulator (default 3000)
         -h, --help                this text
       Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID (required), CASCADE_DATA_DIR,
@@ -285,9 +285,12 @@ public final class SimAgentMain {
     }
     // As long as the app waits for a silent sim (it says how long): a restart shorter than that
     // loses no sim.
+    // Never shorter than the defaults: after a restart the app gives every sim a whole window
+    // again, so its patience across an outage is longer than this figure.
     if (patience.isPresent()) {
-      builder.giveUpAfter = Duration.ofSeconds(patience.getAsLong());
-      builder.goneAfter = Duration.ofSeconds(patience.getAsLong());
+      Duration told = Duration.ofSeconds(patience.getAsLong());
+      builder.giveUpAfter = told.compareTo(builder.giveUpAfter) > 0 ? told : builder.giveUpAfter;
+      builder.goneAfter = told.compareTo(builder.goneAfter) > 0 ? told : builder.goneAfter;
     }
     if (giveUpSeconds != null) {
       builder.giveUpAfter = Duration.ofSeconds(giveUpSeconds);

@@ -196,6 +196,75 @@ final class StorableKeys extends ForwardingBlobStore {
     return super.initiateMultipartUpload(request);
   }
 
+  /** Upload ids as the file system store makes them: random UUIDs. */
+  private static final Pattern UPLOAD_ID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+  /**
+   * A part of an upload that was begun: an id that is no upload's ({@code never-initiated}, {@code
+   * ../../Z}) is S3's 404 {@code NoSuchUpload}, and nothing is written (the store would write the
+   * part as a file named after the id, outside the bucket for {@code ../..}).
+   */
+  @Override
+  public software.amazon.awssdk.services.s3.model.UploadPartResponse uploadMultipartPart(
+      MultipartUpload upload,
+      software.amazon.awssdk.services.s3.model.UploadPartRequest request,
+      InputStream input) {
+    requireUpload(upload);
+    return super.uploadMultipartPart(upload, request, input);
+  }
+
+  @Override
+  public software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse
+      completeMultipartUpload(
+          MultipartUpload upload,
+          software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest request) {
+    requireUpload(upload);
+    return super.completeMultipartUpload(upload, request);
+  }
+
+  @Override
+  public void abortMultipartUpload(MultipartUpload upload) {
+    requireUpload(upload);
+    super.abortMultipartUpload(upload);
+  }
+
+  @Override
+  public java.util.List<software.amazon.awssdk.services.s3.model.Part> listMultipartUpload(
+      MultipartUpload upload) {
+    requireUpload(upload);
+    return super.listMultipartUpload(upload);
+  }
+
+  /** 404 {@code NoSuchUpload} unless {@code upload} was begun and is still open. */
+  private void requireUpload(MultipartUpload upload) {
+    String id = upload.id();
+    String key = upload.blobName();
+    boolean open =
+        id != null
+            && UPLOAD_ID.matcher(id).matches()
+            && key != null
+            && problem(key).isEmpty()
+            && notAPath(key).isEmpty()
+            && Files.isRegularFile(
+                root.resolve(upload.containerName()).resolve(".mpus-" + id + "-" + key + "-stub"),
+                LinkOption.NOFOLLOW_LINKS);
+    if (!open) {
+      throw (S3Exception)
+          software.amazon.awssdk.services.s3.model.NoSuchUploadException.builder()
+              .statusCode(404)
+              .message("The specified upload does not exist.")
+              .awsErrorDetails(
+                  AwsErrorDetails.builder()
+                      .errorCode("NoSuchUpload")
+                      .errorMessage(
+                          "The specified upload does not exist. The upload ID may be invalid, or"
+                              + " the upload may have been aborted or completed.")
+                      .build())
+              .build();
+    }
+  }
+
   @Override
   public boolean blobExists(String container, String name) {
     return problem(name).isEmpty() && notAPath(name).isEmpty() && super.blobExists(container, name);
