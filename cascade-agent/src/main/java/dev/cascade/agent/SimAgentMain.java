@@ -252,7 +252,11 @@ public final class SimAgentMain {
     }
 
     String stdinToken = null;
-    if (isBlank(env.get(SimContract.SIM_TOKEN))) {
+    // Only a launched sim has its token waiting on stdin: without the app's address and the sim's
+    // id (someone trying the command by hand), say what is missing instead of waiting for a line.
+    if (isBlank(env.get(SimContract.SIM_TOKEN))
+        && !isBlank(env.get(SimContract.MAIN_URL))
+        && !isBlank(env.get(SimContract.SIM_ID))) {
       stdinToken = firstLine(in);
     }
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);

@@ -152,4 +152,21 @@ final class SimAgentMainTest {
     assertThat(run(env, "--", "true")).isEqualTo(AgentExit.USAGE);
     assertThat(err()).contains("sim s_01: no token: the app writes it as the first line");
   }
+
+  @Test
+  void withoutTheAppsAddress_stdinIsNotRead_andTheMissingVariableIsNamed() {
+    // Someone trying the command by hand: a terminal's stdin would block until they typed a line.
+    java.io.InputStream neverRead =
+        new java.io.InputStream() {
+          @Override
+          public int read() {
+            throw new AssertionError("stdin was read without CASCADE_MAIN_URL and CASCADE_SIM_ID");
+          }
+        };
+
+    assertThatThrownBy(
+            () -> SimAgentMain.parse(List.of("--", "true"), Map.of(), neverRead, System.err))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("CASCADE_MAIN_URL");
+  }
 }
