@@ -261,7 +261,9 @@ public final class SimAgentMain {
     }
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);
     OptionalLong patience = patienceSeconds(env);
-    env = TraceFetch.prepare(env, log); // fetch mode: the trace into the node's cache first
+    env =
+        TraceFetch.prepare(
+            env, contract.simToken(), log); // fetch mode: the trace into the node's cache first
     String simId = contract.simId();
     if (spool == null) {
       spool =

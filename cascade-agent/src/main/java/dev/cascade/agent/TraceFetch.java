@@ -36,15 +36,17 @@ final class TraceFetch {
 
   private TraceFetch() {}
 
-  /** {@code env} with the trace's folder in the node's cache, fetched if needed; as is when off. */
-  static Map<String, String> prepare(Map<String, String> env, PrintStream log) {
+  /**
+   * {@code env} with the trace's folder in the node's cache, fetched with the sim's {@code token}
+   * (read from its standard input, so not in {@code env}) if needed; as is when off.
+   */
+  static Map<String, String> prepare(Map<String, String> env, String token, PrintStream log) {
     String cache = env.get(SimContract.TRACE_FETCH_DIR);
     if (cache == null || cache.isBlank()) {
       return env;
     }
     String main = require(env, SimContract.MAIN_URL);
     String simId = require(env, SimContract.SIM_ID);
-    String token = require(env, SimContract.SIM_TOKEN);
     for (int attempt = 1; ; attempt++) {
       try {
         Path folder = fetch(URI.create(main), simId, token, Path.of(cache), log);
