@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -388,8 +389,21 @@ final class RunsCommandIT {
   void watch_finishedRun_printsTheOutcomeAtOnce() throws Exception {
     String id = create("SM90_H100:1");
     cascade.succeed(cascade.nextLaunch());
-    assertThat(cascade.engine.runs().await(id, CliTestServer.WAIT).state())
-        .isEqualTo(RunState.SUCCEEDED);
+    Run run = cascade.engine.runs().await(id, CliTestServer.WAIT);
+    assertThat(run.state()).isEqualTo(RunState.SUCCEEDED);
+    // The run ends on the sim's exit; its log's last figures are parsed a moment later.
+    String simId = run.sims().get(0).id();
+    Awaitility.await()
+        .atMost(CliTestServer.WAIT)
+        .until(
+            () ->
+                cascade
+                    .engine
+                    .runs()
+                    .sim(simId)
+                    .progress()
+                    .latestMetrics()
+                    .containsKey("gpgpu_simulation_rate"));
 
     Result result = cascade.run("runs", "watch", id, "--plain");
 
@@ -400,7 +414,7 @@ final class RunsCommandIT {
                 + id
                 + " on trace demo: 1 sim (SM90_H100 x1)"
                 + NL
-                + "  SM90_H100 #0  [##########] 3/3  succeeded"
+                + "  SM90_H100 #0  [##########] 3/3  succeeded  4.0 KIPS"
                 + NL
                 + "Run "
                 + id
