@@ -210,7 +210,15 @@ final class StorableKeys extends ForwardingBlobStore {
       MultipartUpload upload,
       software.amazon.awssdk.services.s3.model.UploadPartRequest request,
       InputStream input) {
-    requireUpload(upload);
+    try {
+      requireUpload(upload);
+    } catch (S3Exception noSuchUpload) {
+      // Read the part before answering: a client that sent "Expect: 100-continue" waits for the
+      // go-ahead, and one that answers early races the client's write ("Error writing request
+      // body") instead of giving it the 404. S3 reads the body too.
+      discard(input);
+      throw noSuchUpload;
+    }
     return super.uploadMultipartPart(upload, request, input);
   }
 
@@ -234,6 +242,14 @@ final class StorableKeys extends ForwardingBlobStore {
       MultipartUpload upload) {
     requireUpload(upload);
     return super.listMultipartUpload(upload);
+  }
+
+  private static void discard(InputStream input) {
+    try {
+      input.transferTo(java.io.OutputStream.nullOutputStream());
+    } catch (java.io.IOException clientGone) {
+      // The client stopped sending; the 404 is still the answer.
+    }
   }
 
   /** 404 {@code NoSuchUpload} unless {@code upload} was begun and is still open. */
