@@ -46,7 +46,7 @@ final class Printed {
     List<String> parts = new ArrayList<>();
     for (RunEntry entry : entries) {
       parts.add(
-          entry.gpuConfig()
+          entry.name()
               + " x"
               + entry.count()
               + (entry.timeLimit() == null

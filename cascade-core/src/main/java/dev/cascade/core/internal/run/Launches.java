@@ -84,6 +84,11 @@ public final class Launches implements AutoCloseable {
     return settings.simCommand();
   }
 
+  /** Cascade's data folder, where the sims' work files go. */
+  Path dataDir() {
+    return settings.dataDir();
+  }
+
   /** The most launch calls ever in flight at once. */
   public int peakLaunchesInFlight() {
     return queue.peakInFlight();

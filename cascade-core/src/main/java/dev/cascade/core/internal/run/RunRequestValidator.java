@@ -7,6 +7,7 @@ import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,16 +22,24 @@ import java.util.Set;
  */
 public final class RunRequestValidator {
 
+  /** The most sims one run may ask for, sweeps expanded: 64 variants of 64 replicas. */
+  public static final int MAX_SIMS = 4096;
+
   private final TraceStore traces;
   private final GpuConfigCatalog catalog;
+  private final ConfigVariants variants;
 
-  public RunRequestValidator(TraceStore traces, GpuConfigCatalog catalog) {
+  public RunRequestValidator(TraceStore traces, GpuConfigCatalog catalog, ConfigVariants variants) {
     this.traces = traces;
     this.catalog = catalog;
+    this.variants = variants;
   }
 
-  /** The trace and, per entry in order, its config; or the first problem found. */
-  public Validated validate(String traceId, List<RunEntry> entries) {
+  /**
+   * The trace and, per entry in order (a sweep expanded into its variants, in place), the config
+   * its sims run: the catalog's, or the variant its params make; or the first problem found.
+   */
+  public Validated validate(String traceId, List<RunEntry> requested) {
     if (traceId == null || traceId.isBlank()) {
       throw new CascadeException(ErrorCode.INVALID, "trace_id is required", "trace_id");
     }
@@ -66,25 +75,51 @@ public final class RunRequestValidator {
               + "; runs can launch once it is ready",
           "trace_id");
     }
-    if (entries == null || entries.isEmpty()) {
+    if (requested == null || requested.isEmpty()) {
       throw new CascadeException(
           ErrorCode.INVALID,
           "entries is empty; name at least one GPU config and a count from 1 to "
               + RunEntry.MAX_COUNT,
           "entries");
     }
+    List<RunEntry> entries = new java.util.ArrayList<>();
+    List<Integer> requestIndex = new java.util.ArrayList<>();
+    for (int i = 0; i < requested.size(); i++) {
+      try {
+        for (RunEntry variant : requested.get(i).expand()) {
+          entries.add(variant);
+          requestIndex.add(i);
+        }
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "entries[" + i + "].sweep");
+      }
+    }
+    long sims = entries.stream().mapToLong(RunEntry::count).sum();
+    if (sims > MAX_SIMS) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "the run asks for "
+              + sims
+              + " sims ("
+              + entries.size()
+              + " configs and variants with their counts); at most "
+              + MAX_SIMS
+              + " per run: sweep fewer values or ask for fewer replicas",
+          "entries");
+    }
     Map<String, GpuConfig> known = new LinkedHashMap<>();
     catalog.list().forEach(config -> known.put(config.name(), config));
     Set<String> seen = new HashSet<>();
     Map<RunEntry, GpuConfig> configs = new LinkedHashMap<>();
-    for (int i = 0; i < entries.size(); i++) {
-      RunEntry entry = entries.get(i);
+    for (int n = 0; n < entries.size(); n++) {
+      RunEntry entry = entries.get(n);
+      int i = requestIndex.get(n);
       String field = "entries[" + i + "].gpu_config";
-      if (!seen.add(entry.gpuConfig())) {
+      if (!seen.add(entry.name())) {
         throw new CascadeException(
             ErrorCode.INVALID,
-            "GPU config \""
-                + entry.gpuConfig()
+            (entry.name().equals(entry.gpuConfig()) ? "GPU config \"" : "variant \"")
+                + entry.name()
                 + "\" appears more than once; give it one entry with the total count",
             field);
       }
@@ -108,11 +143,12 @@ public final class RunRequestValidator {
             "GPU config \"" + entry.gpuConfig() + "\" cannot be used: " + config.reason(),
             field);
       }
+      config = variants.effective(config, entry, "entries[" + i + "]");
       if (!config.arch().equals(trace.traceGpuArch())) {
         throw new CascadeException(
             ErrorCode.INVALID,
-            "GPU config \""
-                + entry.gpuConfig()
+            (entry.isVariant() ? "variant \"" : "GPU config \"")
+                + entry.name()
                 + "\" is "
                 + config.arch()
                 + " but trace \""

@@ -19,6 +19,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
+import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
@@ -81,7 +82,11 @@ public final class RunService implements Runs {
     this.sims = sims;
     this.events = events;
     this.traces = traces;
-    this.validator = new RunRequestValidator(traces, catalog);
+    this.validator =
+        new RunRequestValidator(
+            traces,
+            catalog,
+            new ConfigVariants(catalog, launches.dataDir().resolve("work").resolve("configs")));
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
@@ -107,7 +112,7 @@ public final class RunService implements Runs {
             Sim.pending(
                     ids.newSimId(),
                     runId,
-                    entry.getKey().gpuConfig(),
+                    entry.getKey().name(),
                     replica,
                     request.trace().kernelCount(),
                     now)
@@ -115,7 +120,9 @@ public final class RunService implements Runs {
         pending.add(window.map(w -> sim.withKernels(w.text(), w.positions().size())).orElse(sim));
       }
     }
-    Run run = new Run(runId, traceId, entries, now, pending, options.owner(), options.priority());
+    // A sweep is stored as the variants it stands for: retries, reruns and results read those.
+    List<RunEntry> expanded = List.copyOf(request.configs().keySet());
+    Run run = new Run(runId, traceId, expanded, now, pending, options.owner(), options.priority());
     boolean reuse = options.reuse();
     Set<String> reused =
         database.write(
@@ -346,7 +353,7 @@ public final class RunService implements Runs {
         (gpuConfig, entrySims) -> {
           GpuConfig config =
               request.configs().entrySet().stream()
-                  .filter(entry -> entry.getKey().gpuConfig().equals(gpuConfig))
+                  .filter(entry -> entry.getKey().name().equals(gpuConfig))
                   .findFirst()
                   .orElseThrow()
                   .getValue();

@@ -264,7 +264,7 @@ public final class RunRepository {
       List<Sim> sims = new ArrayList<>(stored);
       Map<String, Integer> entryOrder = new HashMap<>();
       for (int i = 0; i < entries.size(); i++) {
-        entryOrder.putIfAbsent(entries.get(i).gpuConfig(), i);
+        entryOrder.putIfAbsent(entries.get(i).name(), i);
       }
       sims.sort(
           Comparator.comparingInt((Sim sim) -> entryOrder.getOrDefault(sim.gpuConfig(), -1))
@@ -278,7 +278,7 @@ public final class RunRepository {
     Set<String> expected = new HashSet<>();
     for (RunEntry entry : run.entries()) {
       for (int replica = 0; replica < entry.count(); replica++) {
-        expected.add(entry.gpuConfig() + "#" + replica);
+        expected.add(entry.name() + "#" + replica);
       }
     }
     Set<String> actual = new HashSet<>();
@@ -315,7 +315,8 @@ public final class RunRepository {
 
   /**
    * Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}} (with {@code
-   * "time_limit_s"} when the entry has one), in request order.
+   * "time_limit_s"}, {@code "params"} and {@code "label"} when the entry has them), in request
+   * order. A run's entries are stored expanded: a sweep is stored as its variants.
    */
   private static String entriesJson(List<RunEntry> entries) {
     ArrayNode array = JSON.createArrayNode();
@@ -327,6 +328,13 @@ public final class RunRepository {
       }
       if (entry.timeLimit() != null) {
         object.put("time_limit_s", entry.timeLimit().toSeconds());
+      }
+      if (!entry.params().isEmpty()) {
+        var params = object.putObject("params");
+        entry.params().forEach(params::put);
+      }
+      if (entry.label() != null) {
+        object.put("label", entry.label());
       }
     }
     try {
@@ -341,12 +349,20 @@ public final class RunRepository {
       List<RunEntry> entries = new ArrayList<>();
       for (JsonNode entry : JSON.readTree(json)) {
         JsonNode limit = entry.path("time_limit_s");
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        entry
+            .path("params")
+            .properties()
+            .forEach(p -> params.put(p.getKey(), p.getValue().asText()));
         entries.add(
             new RunEntry(
                 entry.path("gpu_config").asText(),
                 entry.path("count").asInt(),
                 entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null,
-                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null));
+                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null,
+                params,
+                Map.of(),
+                entry.hasNonNull("label") ? entry.get("label").asText() : null));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {
