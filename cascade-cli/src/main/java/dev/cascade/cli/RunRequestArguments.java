@@ -41,6 +41,17 @@ final class RunRequestArguments {
   String kernels;
 
   @Option(
+      names = "--param",
+      paramLabel = "NAME=VALUE[,VALUE...]",
+      description =
+          "Set a simulator option over every config's own, such as"
+              + " --param=-gpgpu_n_clusters=54 (a variant named SM80_A100 -gpgpu_n_clusters=54);"
+              + " several values sweep it: --param=-gpgpu_n_clusters=54,108 runs a variant per"
+              + " value (with several swept options, per combination). A cache spec holds commas,"
+              + " so its values are separated by |. Repeatable.")
+  List<String> params = new java.util.ArrayList<>();
+
+  @Option(
       names = "--reuse",
       description =
           "Take the results of earlier succeeded sims with the same trace, config, simulator,"
@@ -73,12 +84,46 @@ final class RunRequestArguments {
   List<RunEntry> runEntries() {
     Duration limit = timeLimit();
     List<RunEntry> plain = ConfigCount.runEntries(entries);
+    List<RunEntry> withWindow;
     try {
-      return plain.stream()
-          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit))
-          .toList();
+      withWindow =
+          plain.stream()
+              .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit))
+              .toList();
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "kernels");
+    }
+    if (params.isEmpty()) {
+      return withWindow;
+    }
+    java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<String>> sweep = new java.util.LinkedHashMap<>();
+    for (String param : params) {
+      int equals = param.indexOf('=');
+      if (equals <= 0 || equals == param.length() - 1) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "--param \""
+                + param
+                + "\" is not NAME=VALUE; give one such as --param=-gpgpu_n_clusters=54 (or"
+                + " =54,108 to sweep it)",
+            "params");
+      }
+      String name = param.substring(0, equals);
+      String value = param.substring(equals + 1);
+      boolean cache = name.contains("cache:");
+      List<String> values =
+          List.of(value.split(cache ? "\\|" : ",", -1)).stream().map(String::strip).toList();
+      if (values.size() == 1) {
+        set.put(name, values.get(0));
+      } else {
+        sweep.put(name, values);
+      }
+    }
+    try {
+      return withWindow.stream().map(entry -> entry.withParams(set).withSweep(sweep)).toList();
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, "--param: " + e.getMessage(), "params");
     }
   }
 
