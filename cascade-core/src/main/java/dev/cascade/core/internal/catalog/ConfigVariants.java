@@ -133,6 +133,39 @@ public final class ConfigVariants {
     return variant;
   }
 
+  /**
+   * The option files {@code entry}'s sims read, by file name ({@code gpgpusim.config}, and {@code
+   * trace.config} when the config has one), as text: what a person downloads to see or rerun the
+   * effective config by hand.
+   */
+  public Map<String, String> effectiveFiles(GpuConfig base, RunEntry entry, String field) {
+    GpuConfig config = effective(base, entry, field);
+    Map<String, String> files = new LinkedHashMap<>();
+    if (config.directory() == null) {
+      Files text = filesOf(base);
+      if (entry.isVariant()) {
+        // No folder to read back (a description only): apply the params to the text again.
+        Map<String, String> values = new LinkedHashMap<>();
+        entry.params().forEach((name, value) -> values.put(name.substring(1), value));
+        files.put("gpgpusim.config", GpgpusimConfig.withValues(text.gpgpusim(), values));
+      } else {
+        files.put("gpgpusim.config", text.gpgpusim());
+      }
+      return files;
+    }
+    for (String name : List.of("gpgpusim.config", "trace.config")) {
+      Path file = config.directory().resolve(name);
+      if (java.nio.file.Files.isRegularFile(file)) {
+        try {
+          files.put(name, java.nio.file.Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read " + file, e);
+        }
+      }
+    }
+    return files;
+  }
+
   /** The base's option files as text: its folder's, or the built-in config's modelled options. */
   private record Files(String gpgpusim, String trace) {}
 

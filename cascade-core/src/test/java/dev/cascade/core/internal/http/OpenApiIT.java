@@ -137,7 +137,17 @@ final class OpenApiIT {
     written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
-    written.put("RunEntry", ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1)));
+    written.put(
+        "RunEntry",
+        ApiJson.writeRunEntry(
+            new RunEntry(
+                "SM90_H100",
+                1,
+                null,
+                null,
+                Map.of("-gpgpu_n_clusters", "66"),
+                Map.of("-gpgpu_shader_cta", List.of("16", "32")),
+                "half")));
     written.put("Run", ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
