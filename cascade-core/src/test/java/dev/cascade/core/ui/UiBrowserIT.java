@@ -325,6 +325,41 @@ final class UiBrowserIT {
 
   @Test
   @Order(4)
+  void newRun_withSweptParameters_countsTheVariantsAndLaunchesThem() throws IOException {
+    server.speed(0);
+    open("#/traces/demo/new-run");
+    WebElement params = browser.waitFor("#run-params");
+    WebElement count = browser.find("tr[data-config='SM90_H100'] input.count");
+    count.sendKeys(Keys.chord(Keys.CONTROL, "a"), "2");
+    params.sendKeys("-gpgpu_n_clusters=66,132");
+    assertThat(browser.find("#launch").getText()).isEqualTo("Launch 4 simulations (2 variants)");
+    params.sendKeys(Keys.ENTER, "-gpgpu_n_cluster=66");
+    browser.find("#launch").click();
+    WebElement error = browser.waitFor("#params-error:not([hidden])");
+    assertThat(error.getText())
+        .contains("does not set -gpgpu_n_cluster")
+        .contains("did you mean \"-gpgpu_n_clusters\"");
+    assertThat(params.getDomAttribute("aria-invalid")).isEqualTo("true");
+    browser.screenshot("07b-new-run-sweep-refused");
+    params.sendKeys(Keys.chord(Keys.CONTROL, "a"), "-gpgpu_n_clusters=66,132");
+    browser.screenshot("07c-new-run-sweep");
+
+    browser.find("#launch").click();
+
+    await().atMost(Browser.WAIT).until(() -> browser.hash().startsWith("#/runs/r_"));
+    String runId = browser.hash().substring("#/runs/".length());
+    Run run = server.cascade().runs().get(runId);
+    assertThat(run.entries())
+        .extracting(RunEntry::name)
+        .containsExactly("SM90_H100 -gpgpu_n_clusters=66", "SM90_H100 -gpgpu_n_clusters=132");
+    assertThat(run.sims()).hasSize(4);
+    await()
+        .atMost(RUN_WAIT)
+        .until(() -> server.cascade().runs().get(runId).state() != RunState.ACTIVE);
+  }
+
+  @Test
+  @Order(4)
   void newRun_sendsTheOwnerPriorityAndTimeLimitAndShowsARefusedLimit() throws IOException {
     server.speed(0);
     open("#/traces/demo/new-run");
