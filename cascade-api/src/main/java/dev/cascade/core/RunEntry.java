@@ -285,13 +285,13 @@ public record RunEntry(
     String stripped = value.strip();
     for (int i = 0; i < stripped.length(); i++) {
       char c = stripped.charAt(i);
-      if (Character.isWhitespace(c) || c == '#' || c == '"' || c == ';') {
+      if (Character.isWhitespace(c) || c == '#' || c == '"') {
         throw new IllegalArgumentException(
             "parameter "
                 + name
                 + " value \""
                 + stripped
-                + "\" holds a space, #, quote or ;, which the simulator's option reader splits"
+                + "\" holds a space, # or quote, which the simulator's option reader splits"
                 + " or drops; give one token such as 54 or S:64:128:16,L:B:m:L:P");
       }
     }

@@ -28,12 +28,33 @@ public final class GpuConfigCatalog {
 
   private final FolderCatalog folder;
   private final List<GpuConfig> builtIn;
+  private final StandardConfigs standard;
   private final java.util.Map<String, GpuConfig> variants =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   private GpuConfigCatalog(FolderCatalog folder, List<GpuConfig> builtIn) {
+    this(folder, builtIn, null);
+  }
+
+  private GpuConfigCatalog(
+      FolderCatalog folder, List<GpuConfig> builtIn, StandardConfigs standard) {
     this.folder = folder;
     this.builtIn = builtIn;
+    this.standard = standard;
+  }
+
+  /**
+   * This catalog, also taking Accel-Sim's composed names ({@code define-standard-cfgs.yml}, {@link
+   * StandardConfigs}): a run entry naming {@code QV100-64SM-L1OFF} runs as a variant of the base's
+   * folder with the extras' options, named {@code QV100-64SM-L1OFF}.
+   */
+  public GpuConfigCatalog withStandardConfigs(StandardConfigs standard) {
+    return new GpuConfigCatalog(folder, builtIn, Objects.requireNonNull(standard, "standard"));
+  }
+
+  /** The composed names this catalog takes, when it was given them. */
+  public Optional<StandardConfigs> standardConfigs() {
+    return Optional.ofNullable(standard);
   }
 
   /** The configs in an Accel-Sim tested-cfgs folder. */

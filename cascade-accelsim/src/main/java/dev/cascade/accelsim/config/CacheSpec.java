@@ -25,7 +25,7 @@ public record CacheSpec(char type, int sets, int lineBytes, int ways) {
   public static final String FORMAT =
       "<type N|S>:<sets>:<line bytes>:<ways>,<replacement L|F>:<write R|B|T|E|L>:<allocate m|f|s>"
           + ":<write allocate N|W|F|L>:<set index H|P|C|L|X>,<mshr F|T|A|S>:<entries>:<max merge>"
-          + "[,<miss queue>:<result fifo>[,<data port width>]], or none";
+          + "[,<miss queue>[:<result fifo>][,<data port width>]], or none";
 
   private record Field(String name, String letters) {}
 
@@ -99,13 +99,17 @@ public record CacheSpec(char type, int sets, int lineBytes, int ways) {
     number(text, "MSHR entries", mshr[1]);
     number(text, "MSHR max merge", mshr[2]);
     if (groups.length > 3) {
+      // The simulator reads fields in order and stops at the first missing one: a miss queue
+      // without a result fifo is complete enough.
       String[] queues = groups[3].split(":", -1);
-      if (queues.length != 2) {
+      if (queues.length > 2) {
         throw problem(
-            text, "has \"" + groups[3] + "\" as its queues; expected <miss queue>:<result fifo>");
+            text, "has \"" + groups[3] + "\" as its queues; expected <miss queue>[:<result fifo>]");
       }
       number(text, "miss queue", queues[0]);
-      number(text, "result fifo", queues[1]);
+      if (queues.length == 2) {
+        number(text, "result fifo", queues[1]);
+      }
     }
     if (groups.length > 4) {
       int port = number(text, "data port width", groups[4]);

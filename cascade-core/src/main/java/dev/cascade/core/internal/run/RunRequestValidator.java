@@ -5,6 +5,7 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.StandardConfigs;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
 import dev.cascade.core.internal.catalog.ConfigVariants;
@@ -123,6 +124,9 @@ public final class RunRequestValidator {
                 + "\" appears more than once; give it one entry with the total count",
             field);
       }
+      if (!known.containsKey(entry.gpuConfig()) && catalog.standardConfigs().isPresent()) {
+        entry = composed(entry, catalog.standardConfigs().get());
+      }
       GpuConfig config = known.get(entry.gpuConfig());
       if (config == null) {
         throw new CascadeException(
@@ -181,6 +185,30 @@ public final class RunRequestValidator {
       configs.put(entry, config);
     }
     return new Validated(trace, configs);
+  }
+
+  /**
+   * An entry naming one of Accel-Sim's composed configs ({@code QV100-64SM}) as the variant it
+   * stands for: its base's folder with the extras' options under the entry's own params, named as
+   * the entry named it; the entry as it is when the name is not composed.
+   */
+  private static RunEntry composed(RunEntry entry, StandardConfigs standard) {
+    return standard
+        .resolve(entry.gpuConfig())
+        .map(
+            composed -> {
+              java.util.Map<String, String> params = new LinkedHashMap<>(composed.params());
+              params.putAll(entry.params());
+              return new RunEntry(
+                  composed.baseFolder(),
+                  entry.count(),
+                  entry.kernels(),
+                  entry.timeLimit(),
+                  params,
+                  java.util.Map.of(),
+                  entry.label() != null ? entry.label() : entry.gpuConfig());
+            })
+        .orElse(entry);
   }
 
   /** A request that passed: the trace and each entry's config. */
