@@ -341,7 +341,12 @@ final class UiBrowserIT {
         .contains("did you mean \"-gpgpu_n_clusters\"");
     assertThat(params.getDomAttribute("aria-invalid")).isEqualTo("true");
     browser.screenshot("07b-new-run-sweep-refused");
-    params.sendKeys(Keys.chord(Keys.CONTROL, "a"), "-gpgpu_n_clusters=66,132");
+    params.sendKeys(
+        Keys.chord(Keys.CONTROL, "a"),
+        "-gpgpu_n_clusters=66,132",
+        Keys.ENTER,
+        "-gpgpu_kernel_launch_latency=3000,6000");
+    assertThat(browser.find("#launch").getText()).isEqualTo("Launch 8 simulations (4 variants)");
     browser.screenshot("07c-new-run-sweep");
 
     browser.find("#launch").click();
@@ -351,11 +356,23 @@ final class UiBrowserIT {
     Run run = server.cascade().runs().get(runId);
     assertThat(run.entries())
         .extracting(RunEntry::name)
-        .containsExactly("SM90_H100 -gpgpu_n_clusters=66", "SM90_H100 -gpgpu_n_clusters=132");
-    assertThat(run.sims()).hasSize(4);
+        .containsExactly(
+            "SM90_H100 -gpgpu_n_clusters=66 -gpgpu_kernel_launch_latency=3000",
+            "SM90_H100 -gpgpu_n_clusters=66 -gpgpu_kernel_launch_latency=6000",
+            "SM90_H100 -gpgpu_n_clusters=132 -gpgpu_kernel_launch_latency=3000",
+            "SM90_H100 -gpgpu_n_clusters=132 -gpgpu_kernel_launch_latency=6000");
+    assertThat(run.sims()).hasSize(8);
     await()
         .atMost(RUN_WAIT)
         .until(() -> server.cascade().runs().get(runId).state() != RunState.ACTIVE);
+
+    // The sensitivity view: cycles on a grid of the two swept parameters, with the spread.
+    open("#/runs/" + runId + "/results");
+    WebElement grid = browser.waitFor("#sensitivity table[data-shape='grid']");
+    assertThat(grid.findElements(By.cssSelector("tbody tr"))).hasSize(2);
+    assertThat(grid.findElements(By.cssSelector("thead th"))).hasSize(3);
+    assertThat(grid.getText()).contains("(n=2)");
+    browser.fullScreenshot("07d-results-sensitivity");
   }
 
   @Test

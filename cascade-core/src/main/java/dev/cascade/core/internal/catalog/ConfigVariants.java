@@ -198,7 +198,15 @@ public final class ConfigVariants {
 
   private static CascadeException unknown(
       GpuConfig base, String name, Set<String> known, String field) {
-    List<String> nearest = Measures.nearest(name, known, 3);
+    List<String> nearest = new ArrayList<>(Measures.nearest(name, known, 3));
+    if (nearest.isEmpty()) {
+      // A name missing its prefix, as Accel-Sim's own -gmem_skip_L1D for -gpgpu_gmem_skip_L1D.
+      String bare = name.substring(1).toLowerCase(java.util.Locale.ROOT);
+      known.stream()
+          .filter(candidate -> candidate.toLowerCase(java.util.Locale.ROOT).contains(bare))
+          .limit(3)
+          .forEach(nearest::add);
+    }
     return new CascadeException(
         ErrorCode.INVALID,
         "GPU config \""

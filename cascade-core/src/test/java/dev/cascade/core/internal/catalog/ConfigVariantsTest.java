@@ -101,7 +101,7 @@ final class ConfigVariantsTest {
     assertThatThrownBy(
             () ->
                 variants.effective(
-                    a100, variant("-gpgpu_cache:dl2", "S:64:128:16,L:B:m:L"), "entries[0]"))
+                    a100, variant("-gpgpu_cache:dl2", "S:64:128:16,L:B:m:L,A:192:4"), "entries[0]"))
         .hasMessageContaining("parameter -gpgpu_cache:dl2 of \"SM80_A100 -gpgpu_cache:dl2=")
         .hasMessageContaining("expected five letters such as L:B:m:L:P")
         .hasMessageContaining("the layout is <type N|S>");
