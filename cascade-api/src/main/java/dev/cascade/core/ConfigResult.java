@@ -26,6 +26,10 @@ import java.util.Set;
  *     KernelComparison#TOTAL}
  * @param notes what to know when reading the numbers, for people (a missing clock, a replica whose
  *     log did not end normally)
+ * @param base the catalog config the entry is based on: {@code gpuConfig} itself, unless the entry
+ *     is a variant or has a label
+ * @param params the options the variant sets over {@code base} ({@code -gpgpu_n_clusters} to {@code
+ *     54}), in the entry's order: what differs from the base; empty for the config as it is
  */
 public record ConfigResult(
     String gpuConfig,
@@ -35,10 +39,40 @@ public record ConfigResult(
     int succeeded,
     List<KernelComparison> kernels,
     KernelComparison total,
-    List<String> notes) {
+    List<String> notes,
+    String base,
+    java.util.Map<String, String> params) {
+
+  /** A result of a catalog config as it is: {@code base} is {@code gpuConfig}, no params. */
+  public ConfigResult(
+      String gpuConfig,
+      String arch,
+      Double clockMhz,
+      int replicas,
+      int succeeded,
+      List<KernelComparison> kernels,
+      KernelComparison total,
+      List<String> notes) {
+    this(
+        gpuConfig,
+        arch,
+        clockMhz,
+        replicas,
+        succeeded,
+        kernels,
+        total,
+        notes,
+        gpuConfig,
+        java.util.Map.of());
+  }
 
   public ConfigResult {
     Objects.requireNonNull(gpuConfig, "gpuConfig");
+    base = base == null ? gpuConfig : base;
+    params =
+        params == null
+            ? java.util.Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(params));
     if (clockMhz != null && !(clockMhz > 0 && Double.isFinite(clockMhz))) {
       throw new IllegalArgumentException(
           "clock of \"" + gpuConfig + "\" must be a positive number of MHz; got " + clockMhz);
@@ -84,5 +118,11 @@ public record ConfigResult(
     return kernels.stream()
         .filter(kernel -> kernel.name().equals(name) && kernel.instance() == instance)
         .findFirst();
+  }
+
+  /** This result as the variant {@code params} of {@code base}. */
+  public ConfigResult withVariant(String base, java.util.Map<String, String> params) {
+    return new ConfigResult(
+        gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, base, params);
   }
 }

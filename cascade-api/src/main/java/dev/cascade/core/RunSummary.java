@@ -55,11 +55,9 @@ public record RunSummary(
             .map(
                 entry -> {
                   List<Sim> sims =
-                      latest.stream()
-                          .filter(sim -> sim.gpuConfig().equals(entry.gpuConfig()))
-                          .toList();
+                      latest.stream().filter(sim -> sim.gpuConfig().equals(entry.name())).toList();
                   return new RunConfigProgress(
-                      entry.gpuConfig(),
+                      entry.name(),
                       entry.count(),
                       countByState(sims),
                       kernelsDone(sims),

@@ -15,6 +15,11 @@ import java.util.function.Function;
  * the order they first appear. RFC 4180 with {@code \r\n} line ends; numbers plain (no exponent, no
  * thousands separator, never quoted); an empty cell where a value is missing (a statistic the
  * kernel's block did not print, an unknown hash).
+ *
+ * <p>A run with variants ({@link RunEntry#params}) has, after the id columns, {@code base_config}
+ * and one column per parameter any of its entries sets, named as the parameter ({@code
+ * -gpgpu_n_clusters}), holding each row's value (empty where its entry leaves the parameter as its
+ * base has it): so pandas pivots a sweep by its parameters.
  */
 public final class SimsCsv {
 
@@ -69,6 +74,16 @@ public final class SimsCsv {
     }
     KernelNames.system().readable(names); // one demangler call for all
     List<String> header = new ArrayList<>(ID_COLUMNS);
+    java.util.Map<String, RunEntry> entries = new java.util.HashMap<>();
+    Set<String> params = new LinkedHashSet<>();
+    for (RunEntry entry : run.entries()) {
+      entries.put(entry.name(), entry);
+      params.addAll(entry.params().keySet());
+    }
+    if (!params.isEmpty()) {
+      header.add("base_config");
+      header.addAll(params);
+    }
     for (String stat : stats) {
       header.add(ID_COLUMNS.contains(stat) ? "stat:" + stat : stat);
     }
@@ -101,6 +116,13 @@ public final class SimsCsv {
         cells.add(text(provenance.accelSimBuild()));
         cells.add(text(provenance.gpgpuSimBuild()));
         cells.add(text(provenance.reusedFrom()));
+        if (!params.isEmpty()) {
+          RunEntry entry = entries.get(sim.gpuConfig());
+          cells.add(entry == null ? "" : entry.gpuConfig());
+          for (String param : params) {
+            cells.add(entry == null ? "" : entry.params().getOrDefault(param, ""));
+          }
+        }
         for (String stat : stats) {
           Number value = kernel.stats().get(stat);
           cells.add(value == null ? "" : number(value));

@@ -53,7 +53,7 @@ final class Printed {
         notes.add("at most " + TimeLimit.format(entry.timeLimit()) + " each");
       }
       parts.add(
-          entry.gpuConfig()
+          entry.name()
               + " x"
               + entry.count()
               + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));

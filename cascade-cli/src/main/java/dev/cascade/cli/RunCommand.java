@@ -139,7 +139,9 @@ final class RunCommand implements Callable<Integer> {
       System.setProperty(LOG_LEVEL, "warn");
     }
     if (baseline != null
-        && request.runEntries().stream().noneMatch(e -> e.gpuConfig().equals(baseline))) {
+        && request.runEntries().stream()
+            .flatMap(e -> e.expand().stream())
+            .noneMatch(e -> e.name().equals(baseline))) {
       throw new ParameterException(
           spec.commandLine(),
           "--baseline \""

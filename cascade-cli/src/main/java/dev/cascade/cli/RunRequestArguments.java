@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.TimeLimit;
 import java.time.Duration;
 import java.util.List;
@@ -50,6 +51,36 @@ final class RunRequestArguments {
   String context;
 
   @Option(
+      names = "--sampling",
+      arity = "0..1",
+      fallbackValue = "0.05",
+      paramLabel = "TARGET_ERROR",
+      description =
+          "Simulate only the representatives of the trace's kernel sampling plan and estimate the"
+              + " whole trace from them, with an interval; TARGET_ERROR is the predicted error the"
+              + " plan aims for, a fraction (default 0.05); without a value, put it after the configs or"
+              + " write --sampling=0.05. Not with --kernels.")
+  Double sampling;
+
+  @Option(
+      names = "--validate",
+      description =
+          "With --sampling: also simulate the whole trace once on the first config (taking earlier"
+              + " results where it can) and report the sample's real error beside the predicted.")
+  boolean validate;
+
+  @Option(
+      names = "--param",
+      paramLabel = "NAME=VALUE[,VALUE...]",
+      description =
+          "Set a simulator option over every config's own, such as"
+              + " --param=-gpgpu_n_clusters=54 (a variant named SM80_A100 -gpgpu_n_clusters=54);"
+              + " several values sweep it: --param=-gpgpu_n_clusters=54,108 runs a variant per"
+              + " value (with several swept options, per combination). A cache spec holds commas,"
+              + " so its values are separated by |. Repeatable.")
+  List<String> params = new java.util.ArrayList<>();
+
+  @Option(
       names = "--reuse",
       description =
           "Take the results of earlier succeeded sims with the same trace, config, simulator,"
@@ -93,12 +124,64 @@ final class RunRequestArguments {
         throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), "context");
       }
     }
+    Sampling sampled = null;
+    if (sampling != null) {
+      try {
+        sampled = Sampling.of(sampling).withValidate(validate);
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), "sampling");
+      }
+    } else if (validate) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "--validate checks a sampled run against the whole trace; give --sampling too",
+          "validate");
+    }
+    Sampling each = sampled;
+    List<RunEntry> withWindow;
     try {
-      return plain.stream()
-          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit, context))
-          .toList();
+      withWindow =
+          plain.stream()
+              .map(
+                  entry ->
+                      new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit)
+                          .withContext(context)
+                          .withSampling(each))
+              .toList();
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "kernels");
+    }
+    if (params.isEmpty()) {
+      return withWindow;
+    }
+    java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<String>> sweep = new java.util.LinkedHashMap<>();
+    for (String param : params) {
+      int equals = param.indexOf('=');
+      if (equals <= 0 || equals == param.length() - 1) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "--param \""
+                + param
+                + "\" is not NAME=VALUE; give one such as --param=-gpgpu_n_clusters=54 (or"
+                + " =54,108 to sweep it)",
+            "params");
+      }
+      String name = param.substring(0, equals);
+      String value = param.substring(equals + 1);
+      boolean cache = name.contains("cache:");
+      List<String> values =
+          List.of(value.split(cache ? "\\|" : ",", -1)).stream().map(String::strip).toList();
+      if (values.size() == 1) {
+        set.put(name, values.get(0));
+      } else {
+        sweep.put(name, values);
+      }
+    }
+    try {
+      return withWindow.stream().map(entry -> entry.withParams(set).withSweep(sweep)).toList();
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(ErrorCode.INVALID, "--param: " + e.getMessage(), "params");
     }
   }
 

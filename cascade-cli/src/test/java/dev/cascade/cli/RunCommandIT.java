@@ -60,6 +60,42 @@ final class RunCommandIT {
   }
 
   @Test
+  void run_withASweptParam_runsAVariantPerValue_andNamesTheirParams() throws Exception {
+    int exit =
+        run(
+            "demo",
+            "SM90_H100:1",
+            "--param=-gpgpu_n_clusters=66,132",
+            "--param",
+            "gpgpu_kernel_launch_latency=3000",
+            "--data-dir",
+            dataDir.toString(),
+            "--json");
+
+    assertThat(exit).as(err.toString()).isZero();
+    JsonNode configs = new ObjectMapper().readTree(out.toString()).get("configs");
+    assertThat(configs).hasSize(2);
+    assertThat(configs.get(0).get("gpu_config").asText())
+        .isEqualTo("SM90_H100 -gpgpu_kernel_launch_latency=3000 -gpgpu_n_clusters=66");
+    assertThat(configs.get(0).get("base").asText()).isEqualTo("SM90_H100");
+    assertThat(configs.get(0).get("params").get("-gpgpu_n_clusters").asText()).isEqualTo("66");
+    assertThat(configs.get(1).get("params").get("-gpgpu_n_clusters").asText()).isEqualTo("132");
+    assertThat(configs.get(0).get("total").get("cycles").get("mean").asDouble())
+        .isGreaterThan(configs.get(1).get("total").get("cycles").get("mean").asDouble());
+  }
+
+  @Test
+  void run_withAnUnknownParam_failsNamingItAndTheNearestKnownName() {
+    int exit =
+        run("demo", "SM90_H100:1", "--param=-gpgpu_n_cluster=66", "--data-dir", dataDir.toString());
+
+    assertThat(exit).as("a refused request is a usage error").isEqualTo(2);
+    assertThat(err.toString())
+        .contains("does not set -gpgpu_n_cluster")
+        .contains("did you mean \"-gpgpu_n_clusters\"");
+  }
+
+  @Test
   void run_demo_printsLiveProgressThenATable() {
     int exit = run("demo", "SM90_H100:1", "--data-dir", dataDir.toString(), "--plain");
 

@@ -28,10 +28,33 @@ public final class GpuConfigCatalog {
 
   private final FolderCatalog folder;
   private final List<GpuConfig> builtIn;
+  private final StandardConfigs standard;
+  private final java.util.Map<String, GpuConfig> variants =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private GpuConfigCatalog(FolderCatalog folder, List<GpuConfig> builtIn) {
+    this(folder, builtIn, null);
+  }
+
+  private GpuConfigCatalog(
+      FolderCatalog folder, List<GpuConfig> builtIn, StandardConfigs standard) {
     this.folder = folder;
     this.builtIn = builtIn;
+    this.standard = standard;
+  }
+
+  /**
+   * This catalog, also taking Accel-Sim's composed names ({@code define-standard-cfgs.yml}, {@link
+   * StandardConfigs}): a run entry naming {@code QV100-64SM-L1OFF} runs as a variant of the base's
+   * folder with the extras' options, named {@code QV100-64SM-L1OFF}.
+   */
+  public GpuConfigCatalog withStandardConfigs(StandardConfigs standard) {
+    return new GpuConfigCatalog(folder, builtIn, Objects.requireNonNull(standard, "standard"));
+  }
+
+  /** The composed names this catalog takes, when it was given them. */
+  public Optional<StandardConfigs> standardConfigs() {
+    return Optional.ofNullable(standard);
   }
 
   /** The configs in an Accel-Sim tested-cfgs folder. */
@@ -70,9 +93,25 @@ public final class GpuConfigCatalog {
     return folder == null ? builtIn : folder.list();
   }
 
-  /** The config with this exact name, if the catalog has it. */
+  /**
+   * The config with this exact name, if the catalog has it; else a variant of one of its configs
+   * that a run made ({@link #rememberVariant}).
+   */
   public Optional<GpuConfig> find(String name) {
-    return list().stream().filter(config -> config.name().equals(name)).findFirst();
+    return list().stream()
+        .filter(config -> config.name().equals(name))
+        .findFirst()
+        .or(() -> Optional.ofNullable(variants.get(name)));
+  }
+
+  /**
+   * Remembers a run entry's variant of a catalog config (its options changed by the entry's params,
+   * named as the entry names it), so that {@link #find} finds it by that name: its clock turns its
+   * sims' cycles into time. {@link #list} does not show variants.
+   */
+  public void rememberVariant(GpuConfig variant) {
+    Objects.requireNonNull(variant, "variant");
+    variants.put(variant.name(), variant);
   }
 
   /** True for the built-in catalog (no Accel-Sim configs folder). */

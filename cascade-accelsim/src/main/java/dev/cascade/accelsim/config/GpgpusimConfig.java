@@ -61,6 +61,43 @@ public final class GpgpusimConfig {
     return new GpgpusimConfig(source, Collections.unmodifiableMap(options));
   }
 
+  /**
+   * {@code text} with options set to new values, as GPGPU-Sim would read them: every line that sets
+   * one of {@code values} (name without the dash) is written again as {@code -name value}, with its
+   * old value kept in a trailing comment. GPGPU-Sim reads a config's options in order and the last
+   * setting of an option wins, so changing each line in place (rather than adding one at the end)
+   * gives the same value to the simulator and to readers that take the first setting, as this class
+   * does. Options {@code text} does not set are left out; other lines are kept as they are.
+   */
+  public static String withValues(String text, Map<String, String> values) {
+    String[] lines = text.split("\r?\n", -1);
+    StringBuilder out = new StringBuilder(text.length() + 64 * values.size());
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i];
+      String option = line;
+      int comment = option.indexOf('#');
+      if (comment >= 0) {
+        option = option.substring(0, comment);
+      }
+      option = option.strip();
+      String replaced = null;
+      if (option.startsWith("-") && option.length() > 1) {
+        int space = indexOfWhitespace(option);
+        String name = space < 0 ? option.substring(1) : option.substring(1, space);
+        String value = values.get(name);
+        if (value != null) {
+          String old = space < 0 ? "" : option.substring(space).strip();
+          replaced = "-" + name + " " + value + " # set by a Cascade variant; was: " + old;
+        }
+      }
+      out.append(replaced != null ? replaced : line);
+      if (i < lines.length - 1) {
+        out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
   /** Where the options came from. */
   public String source() {
     return source;

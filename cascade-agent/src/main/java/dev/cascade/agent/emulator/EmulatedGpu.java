@@ -40,6 +40,64 @@ public record EmulatedGpu(
     List<Map.Entry<String, String>> options,
     Path directory) {
 
+  /**
+   * The file a Cascade variant's config folder holds beside {@code gpgpusim.config}: the parameters
+   * the variant set over its base config, one {@code -name value} a line (already applied to the
+   * config files; the simulator never reads it).
+   */
+  public static final String VARIANT_FILE = "variant.config";
+
+  /** The options the timing model reads (names without the dash): the others do not move it. */
+  public static final java.util.Set<String> MODELLED_OPTIONS =
+      java.util.Set.of(
+          "gpgpu_n_clusters",
+          "gpgpu_n_cores_per_cluster",
+          "gpgpu_clock_domains",
+          "gpgpu_compute_capability_major",
+          "gpgpu_compute_capability_minor",
+          "gpgpu_shader_core_pipeline",
+          "gpgpu_shader_cta",
+          "gpgpu_shader_registers",
+          "gpgpu_shmem_size",
+          "gpgpu_num_sched_per_core",
+          "gpgpu_kernel_launch_latency",
+          "gpgpu_n_mem",
+          "gpgpu_n_sub_partition_per_mchannel",
+          "gpgpu_n_mem_per_ctrlr",
+          "gpgpu_dram_buswidth",
+          "gpgpu_dram_burst_length",
+          "dram_data_command_freq_ratio",
+          "gpgpu_cache:dl2",
+          "gpgpu_l2_rop_latency",
+          "dram_latency");
+
+  /**
+   * Of the parameters {@code params} names ({@code -name}, with or without the dash), those the
+   * timing model does not read, with their dash, in order.
+   */
+  public static List<String> notModelled(java.util.Collection<String> params) {
+    return params.stream()
+        .map(name -> name.startsWith("-") ? name.substring(1) : name)
+        .filter(name -> !MODELLED_OPTIONS.contains(name))
+        .map(name -> "-" + name)
+        .toList();
+  }
+
+  /**
+   * The parameters a variant's folder says it set ({@link #VARIANT_FILE}) that the timing model
+   * does not read; empty for a folder that is no variant, or a built-in config.
+   */
+  public static List<String> notModelledIn(Path directory) {
+    if (directory == null || !Files.isRegularFile(directory.resolve(VARIANT_FILE))) {
+      return List.of();
+    }
+    try {
+      return notModelled(GpgpusimConfig.read(directory.resolve(VARIANT_FILE)).names());
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
   public EmulatedGpu {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(arch, "arch");

@@ -4,6 +4,7 @@ import dev.cascade.agent.emulator.TimingModel.KernelRun;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -310,6 +311,14 @@ public final class Emulation {
         .append(options.seed())
         .append(options.jitter() ? ", replica jitter on" : ", deterministic (no replica jitter)")
         .append('\n');
+    List<String> notModelled = EmulatedGpu.notModelledIn(gpu.directory());
+    if (!notModelled.isEmpty()) {
+      out.append("Cascade emulator: this variant sets ")
+          .append(String.join(", ", notModelled))
+          .append(", which the timing model does not read: its numbers do not follow ")
+          .append(notModelled.size() == 1 ? "it" : "them")
+          .append(" (a real Accel-Sim run would)\n");
+    }
     out.append("*** Initializing Memory Statistics ***\n");
     out.append("GPGPU-Sim uArch: performance model initialization complete.\n");
     return out.toString();

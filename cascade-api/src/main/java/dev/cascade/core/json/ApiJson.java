@@ -203,7 +203,11 @@ public final class ApiJson {
     return fields;
   }
 
-  /** An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null. */
+  /**
+   * An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null. A variant also has
+   * {@code params}, {@code name} (what its sims and results are called) and, when given, {@code
+   * label}; an entry of a request may have {@code sweep}.
+   */
   public static Map<String, Object> writeRunEntry(RunEntry entry) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", entry.gpuConfig());
@@ -211,8 +215,22 @@ public final class ApiJson {
     fields.put("kernels", entry.kernels());
     fields.put(
         "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
+    fields.put(
+        "sampling", entry.sampling() == null ? null : SamplingJson.writeSampling(entry.sampling()));
     if (entry.context() != null) {
       fields.put("context", entry.context());
+    }
+    if (!entry.params().isEmpty()) {
+      fields.put("params", entry.params());
+    }
+    if (!entry.sweep().isEmpty()) {
+      fields.put("sweep", entry.sweep());
+    }
+    if (entry.label() != null) {
+      fields.put("label", entry.label());
+    }
+    if (entry.isVariant() || entry.label() != null) {
+      fields.put("name", entry.name());
     }
     return fields;
   }
@@ -220,12 +238,27 @@ public final class ApiJson {
   public static RunEntry readRunEntry(JsonNode node) {
     Fields entry = Fields.of(node, "a run entry");
     String limit = entry.textOrNull("time_limit");
+    Map<String, String> params = new LinkedHashMap<>();
+    node.path("params").properties().forEach(p -> params.put(p.getKey(), p.getValue().asText()));
+    Map<String, List<String>> sweep = new LinkedHashMap<>();
+    node.path("sweep")
+        .properties()
+        .forEach(
+            p -> {
+              List<String> values = new java.util.ArrayList<>();
+              p.getValue().forEach(value -> values.add(value.asText()));
+              sweep.put(p.getKey(), values);
+            });
     return new RunEntry(
         entry.text("gpu_config"),
         entry.integer("count"),
         entry.textOrNull("kernels"),
         limit == null ? null : TimeLimit.parse(limit),
-        entry.textOrNull("context"));
+        entry.textOrNull("context"),
+        SamplingJson.readSampling(node.get("sampling")),
+        params,
+        sweep,
+        entry.textOrNull("label"));
   }
 
   /**

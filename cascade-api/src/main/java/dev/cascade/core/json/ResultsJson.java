@@ -201,6 +201,8 @@ public final class ResultsJson {
       ConfigResult config, ConfigSpeedups speedups, List<Measure> extra, ConfigResult baseline) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("gpu_config", config.gpuConfig());
+    fields.put("base", config.base());
+    fields.put("params", config.params());
     fields.put("arch", config.arch());
     fields.put("clock_mhz", config.clockMhz());
     fields.put("replicas", config.replicas());
@@ -298,7 +300,9 @@ public final class ResultsJson {
         config.integer("succeeded"),
         config.list("kernels", kernel -> readKernelComparison(kernel, extra)),
         readKernelComparison(config.object("total"), extra),
-        config.texts("notes"));
+        config.texts("notes"),
+        config.textOrNull("base"),
+        params(node.path("params")));
   }
 
   public static Map<String, Object> writeKernelComparison(KernelComparison kernel) {
@@ -368,5 +372,11 @@ public final class ResultsJson {
         spread.number("min"),
         spread.number("max"),
         spread.numbers("values"));
+  }
+
+  private static Map<String, String> params(JsonNode node) {
+    Map<String, String> params = new LinkedHashMap<>();
+    node.properties().forEach(field -> params.put(field.getKey(), field.getValue().asText()));
+    return params;
   }
 }

@@ -204,6 +204,45 @@ public final class Engine implements AutoCloseable {
     return settings.clock();
   }
 
+  /**
+   * The option files of a run's entry as its sims read them (a variant's effective config), by file
+   * name.
+   *
+   * @throws CascadeException {@code NOT_FOUND} for an entry the run does not have, or a config the
+   *     catalog no longer has
+   */
+  public java.util.Map<String, String> entryConfigFiles(dev.cascade.core.Run run, int entry) {
+    if (entry < 0 || entry >= run.entries().size()) {
+      throw new dev.cascade.core.CascadeException(
+          dev.cascade.core.ErrorCode.NOT_FOUND,
+          "run \""
+              + run.id()
+              + "\" has entries 0 to "
+              + (run.entries().size() - 1)
+              + "; got "
+              + entry,
+          "entry");
+    }
+    dev.cascade.core.RunEntry wanted = run.entries().get(entry);
+    dev.cascade.core.GpuConfig base =
+        settings.catalog().list().stream()
+            .filter(config -> config.name().equals(wanted.gpuConfig()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new dev.cascade.core.CascadeException(
+                        dev.cascade.core.ErrorCode.NOT_FOUND,
+                        "GPU config \""
+                            + wanted.gpuConfig()
+                            + "\" is no longer in the catalog ("
+                            + settings.catalog().source()
+                            + ")",
+                        "entry"));
+    return new dev.cascade.core.internal.catalog.ConfigVariants(
+            settings.catalog(), settings.dataDir().resolve("work").resolve("configs"))
+        .effectiveFiles(base, wanted, "entries[" + entry + "]");
+  }
+
   public GpuConfigCatalog catalog() {
     return settings.catalog();
   }

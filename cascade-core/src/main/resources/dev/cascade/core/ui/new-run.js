@@ -89,6 +89,11 @@ function form(trace, configs, simulator) {
   const owner = h('input', { type: 'text', id: 'run-owner', name: 'owner', maxlength: 64, placeholder: 'local', 'aria-describedby': 'queue-hint' });
   const priority = h('input', { type: 'number', id: 'run-priority', name: 'priority', min: -1000, max: 1000, step: 1, value: 0, inputmode: 'numeric', class: 'count', 'aria-describedby': 'queue-hint' });
   const timeLimit = h('input', { type: 'text', id: 'run-time-limit', name: 'time_limit', placeholder: 'none, or 30m, 2h', 'aria-describedby': 'queue-hint' });
+  const paramsInput = h('textarea', {
+    id: 'run-params', name: 'params', rows: 3, spellcheck: 'false',
+    placeholder: '-gpgpu_n_clusters=66,132', 'aria-describedby': 'params-hint params-error',
+  });
+  const paramsError = h('p', { class: 'field-error', id: 'params-error', hidden: true });
 
   function configRow(config, index, refusal) {
     const id = `cfg-${index}`;
@@ -154,12 +159,45 @@ function form(trace, configs, simulator) {
     return text === '' ? null : Number(text);
   }
 
+  /**
+   * The parameters box as an entry's params and sweep: one NAME=VALUE[,VALUE...] a line, as the
+   * command line's --param takes them (a cache spec's values separated by |).
+   */
+  function parsedParams() {
+    const params = {};
+    const sweep = {};
+    for (const line of paramsInput.value.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      const equals = line.indexOf('=');
+      if (equals <= 0 || equals === line.length - 1) {
+        return { problem: `"${line}" is not NAME=VALUE, such as -gpgpu_n_clusters=66,132` };
+      }
+      const name = line.slice(0, equals).trim();
+      const values = line.slice(equals + 1).split(name.includes('cache:') ? '|' : ',').map((v) => v.trim());
+      if (values.length === 1) {
+        params[name] = values[0];
+      } else {
+        sweep[name] = values;
+      }
+    }
+    return { params, sweep };
+  }
+
+  /** How many variants of each config the parameters make: the product of the swept lists. */
+  function variantsPerConfig() {
+    const parsed = parsedParams();
+    return parsed.problem ? 1 : Object.values(parsed.sweep).reduce((n, values) => n * values.length, 1);
+  }
+
   function updateButton() {
+    const perConfig = variantsPerConfig();
     const sims = chosen().reduce((sum, row) => {
       const n = countValue(row);
-      return sum + (Number.isInteger(n) && n > 0 ? n : 0);
+      return sum + (Number.isInteger(n) && n > 0 ? n * perConfig : 0);
     }, 0);
     submit.textContent = sims > 0 ? `Launch ${plural(sims, 'simulation')}` : 'Launch simulations';
+    if (sims > 0 && perConfig > 1) {
+      submit.textContent += ` (${plural(perConfig * chosen().length, 'variant')})`;
+    }
     submit.dataset.sims = String(sims);
     pace.textContent = paceText(simulator, sims);
   }
@@ -168,6 +206,8 @@ function form(trace, configs, simulator) {
     formError.hidden = true;
     replace(formError);
     entriesError.hidden = true;
+    paramsError.hidden = true;
+    paramsInput.removeAttribute('aria-invalid');
     for (const row of rows) {
       for (const [el, input] of [[row.configError, row.use], [row.countError, row.count]]) {
         el.hidden = true;
@@ -188,6 +228,12 @@ function form(trace, configs, simulator) {
       el.hidden = false;
       input.setAttribute('aria-invalid', 'true');
       return input;
+    }
+    if (/^(entries\[\d+\]\.(params|sweep)|params)/.test(field)) {
+      paramsError.textContent = error.message;
+      paramsError.hidden = false;
+      paramsInput.setAttribute('aria-invalid', 'true');
+      return paramsInput;
     }
     if (field === 'entries') {
       entriesError.textContent = error.message;
@@ -226,6 +272,12 @@ function form(trace, configs, simulator) {
                 h('span', { class: 'group-why' }, ` It was captured on ${trace.trace_gpu_arch || 'sm_90'} and holds instructions only that architecture runs. To model another architecture, trace on that GPU.`))),
               refused.map((config, i) => configRow(config, allowed.length + i, configRefusal(trace, config))))
             : null))),
+    h('fieldset', { class: 'params' },
+      h('legend', {}, 'Parameters'),
+      h('p', { class: 'hint', id: 'params-hint' }, 'Simulator options set over every checked config\'s own, one NAME=VALUE a line: -gpgpu_n_clusters=66 makes a variant; several values (-gpgpu_n_clusters=66,132) sweep it, a variant per value and per combination. A cache spec holds commas, so separate its values with |. Empty: the configs as they are.'),
+      h('label', { for: 'run-params', class: 'visually-hidden' }, 'Parameters'),
+      paramsInput,
+      paramsError),
     h('fieldset', { class: 'queue' },
       h('legend', {}, 'Queue'),
       h('p', { class: 'hint', id: 'queue-hint' }, 'Sims wait for a free slot: higher priority first, then owners take turns. A sim still running after its time limit is stopped as timed out.'),
@@ -242,10 +294,19 @@ function form(trace, configs, simulator) {
     clearErrors();
     const sent = chosen();
     const limit = timeLimit.value.trim();
+    const parsed = parsedParams();
+    if (parsed.problem) {
+      showError(new ApiError(422, 'invalid', parsed.problem, 'params'), sent).focus();
+      return;
+    }
+    const variant = {
+      ...(Object.keys(parsed.params).length ? { params: parsed.params } : {}),
+      ...(Object.keys(parsed.sweep).length ? { sweep: parsed.sweep } : {}),
+    };
     const body = {
       trace_id: trace.id,
       entries: sent.map((row) => ({
-        gpu_config: row.config.name, count: countValue(row), ...(limit ? { time_limit: limit } : {}),
+        gpu_config: row.config.name, count: countValue(row), ...(limit ? { time_limit: limit } : {}), ...variant,
       })),
     };
     if (owner.value.trim()) {
@@ -272,6 +333,7 @@ function form(trace, configs, simulator) {
     }
   });
 
+  paramsInput.addEventListener('input', updateButton);
   updateButton();
   return h('div', {},
     traceFacts(trace),

@@ -12,6 +12,7 @@ import { runHref } from './run.js';
 import { traceHref } from './traces.js';
 import { hardwareSection } from './hardware.js';
 import { compareHref } from './compare.js';
+import { sensitivitySection } from './sensitivity.js';
 import {
   measuresOf, measuresQuery, extraMeasures, measurePicker, measureHeaders, measureCells, measureNotes,
 } from './measures.js';
@@ -348,6 +349,7 @@ export function renderResults(main, runId, query) {
       h('p', { class: 'hint', id: 'spread-rule' }, `Speedups are against ${results.baseline} (baseline mean / config mean). ${results.spread_rule || ''}`),
       summaryTable(results, series),
       notes(results),
+      sensitivitySection(results),
       measuresSection(results),
       anything
         ? [legend(series), scaleChoice(), METRICS.map((metric) => metricSection(metric, results, series, scale))]

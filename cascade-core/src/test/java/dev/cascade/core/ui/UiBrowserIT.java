@@ -345,6 +345,58 @@ final class UiBrowserIT {
 
   @Test
   @Order(4)
+  void newRun_withSweptParameters_countsTheVariantsAndLaunchesThem() throws IOException {
+    server.speed(0);
+    open("#/traces/demo/new-run");
+    WebElement params = browser.waitFor("#run-params");
+    WebElement count = browser.find("tr[data-config='SM90_H100'] input.count");
+    count.sendKeys(Keys.chord(Keys.CONTROL, "a"), "2");
+    params.sendKeys("-gpgpu_n_clusters=66,132");
+    assertThat(browser.find("#launch").getText()).isEqualTo("Launch 4 simulations (2 variants)");
+    params.sendKeys(Keys.ENTER, "-gpgpu_n_cluster=66");
+    browser.find("#launch").click();
+    WebElement error = browser.waitFor("#params-error:not([hidden])");
+    assertThat(error.getText())
+        .contains("does not set -gpgpu_n_cluster")
+        .contains("did you mean \"-gpgpu_n_clusters\"");
+    assertThat(params.getDomAttribute("aria-invalid")).isEqualTo("true");
+    browser.screenshot("07b-new-run-sweep-refused");
+    params.sendKeys(
+        Keys.chord(Keys.CONTROL, "a"),
+        "-gpgpu_n_clusters=66,132",
+        Keys.ENTER,
+        "-gpgpu_kernel_launch_latency=3000,6000");
+    assertThat(browser.find("#launch").getText()).isEqualTo("Launch 8 simulations (4 variants)");
+    browser.screenshot("07c-new-run-sweep");
+
+    browser.find("#launch").click();
+
+    await().atMost(Browser.WAIT).until(() -> browser.hash().startsWith("#/runs/r_"));
+    String runId = browser.hash().substring("#/runs/".length());
+    Run run = server.cascade().runs().get(runId);
+    assertThat(run.entries())
+        .extracting(RunEntry::name)
+        .containsExactly(
+            "SM90_H100 -gpgpu_n_clusters=66 -gpgpu_kernel_launch_latency=3000",
+            "SM90_H100 -gpgpu_n_clusters=66 -gpgpu_kernel_launch_latency=6000",
+            "SM90_H100 -gpgpu_n_clusters=132 -gpgpu_kernel_launch_latency=3000",
+            "SM90_H100 -gpgpu_n_clusters=132 -gpgpu_kernel_launch_latency=6000");
+    assertThat(run.sims()).hasSize(8);
+    await()
+        .atMost(RUN_WAIT)
+        .until(() -> server.cascade().runs().get(runId).state() != RunState.ACTIVE);
+
+    // The sensitivity view: cycles on a grid of the two swept parameters, with the spread.
+    open("#/runs/" + runId + "/results");
+    WebElement grid = browser.waitFor("#sensitivity table[data-shape='grid']");
+    assertThat(grid.findElements(By.cssSelector("tbody tr"))).hasSize(2);
+    assertThat(grid.findElements(By.cssSelector("thead th"))).hasSize(3);
+    assertThat(grid.getText()).contains("(n=2)");
+    browser.fullScreenshot("07d-results-sensitivity");
+  }
+
+  @Test
+  @Order(4)
   void newRun_sendsTheOwnerPriorityAndTimeLimitAndShowsARefusedLimit() throws IOException {
     server.speed(0);
     open("#/traces/demo/new-run");

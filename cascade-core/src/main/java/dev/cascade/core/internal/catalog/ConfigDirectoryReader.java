@@ -38,18 +38,30 @@ final class ConfigDirectoryReader {
       return GpuConfig.unusable(name, "cannot read " + configFile + ": " + describe(e), directory);
     }
     try {
-      return fromConfig(name, config, directory);
+      return fromConfig(
+          name, config, directory, Files.isRegularFile(directory.resolve("trace.config")), true);
     } catch (ConfigFormatException e) {
       return GpuConfig.unusable(name, e.getMessage(), directory);
     }
   }
 
-  private static GpuConfig fromConfig(String name, GpgpusimConfig config, Path directory) {
+  /**
+   * A config from its options: {@code name} gives the architecture (or the file's compute
+   * capability when it has none, or when {@code nameWins} is false and the file sets one).
+   */
+  static GpuConfig fromConfig(
+      String name,
+      GpgpusimConfig config,
+      Path directory,
+      boolean hasTraceConfig,
+      boolean nameWins) {
     List<String> warnings = new ArrayList<>();
     Optional<String> nameArch = GpuFacts.archFromName(name);
     Optional<ComputeCapability> capability = config.computeCapability();
     String arch;
-    if (nameArch.isPresent()) {
+    if (!nameWins && capability.isPresent()) {
+      arch = capability.get().arch();
+    } else if (nameArch.isPresent()) {
       arch = nameArch.get();
       if (capability.isPresent() && !capability.get().arch().equals(arch)) {
         warnings.add(
@@ -89,7 +101,6 @@ final class ConfigDirectoryReader {
       return GpuConfig.unusable(
           name, config.source() + " sets no -gpgpu_n_clusters, so no SM count", directory);
     }
-    boolean hasTraceConfig = Files.isRegularFile(directory.resolve("trace.config"));
     if (!hasTraceConfig) {
       warnings.add("no trace.config: a real accel-sim.out needs one for trace-driven runs");
     }

@@ -98,7 +98,8 @@ public final class HttpApi implements AutoCloseable {
                       settings.maxJsonBytes(),
                       settings.maxChunkBytes())
                   .register(config.routes);
-              new OutputRoutes(runs, engine.results(), engine.catalog(), auth)
+              new OutputRoutes(
+                      runs, engine.results(), engine.catalog(), auth, engine::entryConfigFiles)
                   .register(config.routes);
               new ExportRoutes(engine.results(), auth).register(config.routes);
               new HardwareRoutes(runs, engine.results(), engine.hardware(), auth)

@@ -147,6 +147,72 @@ final class JsonBody {
         "must be a duration such as \"30m\" or a whole number of seconds; got " + describe(value));
   }
 
+  /**
+   * An object of option names to values ({@code {"-gpgpu_n_clusters": "54"}}), in order; a number
+   * is taken as its text. Empty when absent or null.
+   */
+  java.util.Map<String, String> optionalValueMap(String name) {
+    JsonNode value = node.get(name);
+    java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+    if (value == null || value.isNull()) {
+      return values;
+    }
+    if (!value.isObject()) {
+      throw invalid(
+          name,
+          "must be an object of option names to values, such as {\"-gpgpu_n_clusters\": \"54\"};"
+              + " got "
+              + describe(value));
+    }
+    for (var field : value.properties()) {
+      values.put(field.getKey(), scalar(name, field.getKey(), field.getValue()));
+    }
+    return values;
+  }
+
+  /**
+   * An object of option names to arrays of values ({@code {"-gpgpu_n_clusters": ["54", "108"]}}),
+   * in order. Empty when absent or null.
+   */
+  java.util.Map<String, List<String>> optionalValueListMap(String name) {
+    JsonNode value = node.get(name);
+    java.util.Map<String, List<String>> values = new java.util.LinkedHashMap<>();
+    if (value == null || value.isNull()) {
+      return values;
+    }
+    if (!value.isObject()) {
+      throw invalid(
+          name,
+          "must be an object of option names to arrays of values, such as"
+              + " {\"-gpgpu_n_clusters\": [\"54\", \"108\"]}; got "
+              + describe(value));
+    }
+    for (var field : value.properties()) {
+      if (!field.getValue().isArray()) {
+        throw invalid(
+            name + "." + field.getKey(),
+            "must be an array of values, such as [\"54\", \"108\"]; got "
+                + describe(field.getValue()));
+      }
+      List<String> list = new ArrayList<>();
+      for (JsonNode item : field.getValue()) {
+        list.add(scalar(name, field.getKey(), item));
+      }
+      values.put(field.getKey(), list);
+    }
+    return values;
+  }
+
+  private String scalar(String name, String key, JsonNode item) {
+    if (item.isTextual()) {
+      return item.textValue();
+    }
+    if (item.isNumber()) {
+      return item.asText();
+    }
+    throw invalid(name + "." + key, "must be a string or a number; got " + describe(item));
+  }
+
   /** An array of JSON objects that must be present (it may be empty). */
   List<JsonBody> requiredObjects(String name) {
     JsonNode value = node.get(name);

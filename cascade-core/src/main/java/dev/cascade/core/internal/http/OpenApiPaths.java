@@ -322,6 +322,22 @@ final class OpenApiPaths {
         .answers(ok(text("text/plain")), 401, 403, 404, 422);
     user(
             "get",
+            "/api/runs/{id}/entries/{entry}/{file}",
+            "getEntryConfig",
+            "An option file of the run's entry (from 0) as its sims read it: gpgpusim.config or"
+                + " trace.config, a variant's with its parameters applied")
+        .params(
+            RUN_ID,
+            param("path", "entry", true, "The entry, from 0", map("type", "integer", "minimum", 0)),
+            param(
+                "path",
+                "file",
+                true,
+                "gpgpusim.config or trace.config",
+                map("type", "string", "enum", List.of("gpgpusim.config", "trace.config"))))
+        .answers(ok(text("text/plain")), 401, 403, 404, 422);
+    user(
+            "get",
             "/api/sims/{id}/kernels",
             "getSimKernels",
             "The kernels the sim has finished, with every statistic of their blocks")

@@ -41,8 +41,22 @@ final class OutputRoutes {
   private final Results results;
   private final GpuConfigCatalog configs;
   private final Auth auth;
+  private final java.util.function.BiFunction<
+          dev.cascade.core.Run, Integer, java.util.Map<String, String>>
+      entryConfigs;
 
   OutputRoutes(Runs runs, Results results, GpuConfigCatalog configs, Auth auth) {
+    this(runs, results, configs, auth, null);
+  }
+
+  OutputRoutes(
+      Runs runs,
+      Results results,
+      GpuConfigCatalog configs,
+      Auth auth,
+      java.util.function.BiFunction<dev.cascade.core.Run, Integer, java.util.Map<String, String>>
+          entryConfigs) {
+    this.entryConfigs = entryConfigs;
     this.runs = runs;
     this.results = results;
     this.configs = configs;
@@ -55,6 +69,39 @@ final class OutputRoutes {
     routes.get("/api/runs/{id}/results", auth.viewer(this::results));
     routes.get("/api/runs/{id}/results.csv", auth.viewer(this::resultsCsv));
     routes.get("/api/measures", auth.viewer(this::measures));
+    if (entryConfigs != null) {
+      routes.get("/api/runs/{id}/entries/{entry}/{file}", auth.viewer(this::entryConfig));
+    }
+  }
+
+  /**
+   * An option file of a run's entry as its sims read it: {@code gpgpusim.config} or {@code
+   * trace.config}, a variant's with its parameters applied; a download.
+   */
+  private void entryConfig(Context ctx) {
+    String file = ctx.pathParam("file");
+    if (!file.equals("gpgpusim.config") && !file.equals("trace.config")) {
+      throw new CascadeException(
+          ErrorCode.NOT_FOUND,
+          "an entry's config files are gpgpusim.config and trace.config; got \"" + file + "\"",
+          "file");
+    }
+    int entry = (int) wholeNumber(ctx.pathParam("entry"), "entry", 10_000);
+    java.util.Map<String, String> files = entryConfigs.apply(runs.get(ctx.pathParam("id")), entry);
+    String text = files.get(file);
+    if (text == null) {
+      throw new CascadeException(
+          ErrorCode.NOT_FOUND,
+          "entry "
+              + entry
+              + "'s config has no "
+              + file
+              + " (a built-in config has only gpgpusim.config)",
+          "file");
+    }
+    ctx.status(200).contentType("text/plain; charset=utf-8");
+    ctx.res().setHeader("Content-Disposition", "attachment; filename=\"" + file + "\"");
+    ctx.result(text);
   }
 
   /**

@@ -257,6 +257,13 @@ final class ReportSchemas {
             List.of("gpu_config", "replicas", "succeeded", "kernels", "total"),
             "gpu_config",
             string(),
+            "base",
+            string("The catalog config the entry is based on: gpu_config unless a variant"),
+            "params",
+            described(
+                mapOf(string()),
+                "The options the variant sets over its base: what differs from it; empty for a"
+                    + " config as it is"),
             "arch",
             nullable(string()),
             "clock_mhz",

@@ -2,6 +2,7 @@ package dev.cascade.core.internal.http;
 
 import static dev.cascade.core.internal.http.OpenApiJson.array;
 import static dev.cascade.core.internal.http.OpenApiJson.bool;
+import static dev.cascade.core.internal.http.OpenApiJson.described;
 import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.map;
@@ -96,7 +97,29 @@ final class ResourceSchemas {
                     + " first, its kernelslist.g; the default) or another's list name, such as"
                     + " kernelslist_ctx_0x2 (its kernelslist_ctx_0x2.g); the kernel window counts"
                     + " positions in its list. Absent for the first. An unknown one is a 422"
-                    + " naming the contexts the trace has")));
+                    + " naming the contexts the trace has"),
+            "params",
+            described(
+                mapOf(string()),
+                "Simulator options set over the config's own, by name with the dash:"
+                    + " {\"-gpgpu_n_clusters\": \"54\"} makes a variant; a number is taken as its"
+                    + " text. An option the config does not set, or a value of the wrong shape (a"
+                    + " cache spec), is refused with 422"),
+            "sweep",
+            described(
+                mapOf(array(string())),
+                "Options to sweep, each with its values: the entry stands for every combination"
+                    + " (at most 64), each a variant with the entry's count. A created run lists"
+                    + " the variants as its entries"),
+            "label",
+            nullable(
+                string(
+                    "The variant's name instead of the config and its params (a sweep adds the"
+                        + " swept values)")),
+            "name",
+            string(
+                "What the entry's sims and results are called: the label, else the config and"
+                    + " its params as -name=value (written for variants and labelled entries)")));
     schemas.put(
         "RunRequest",
         object(

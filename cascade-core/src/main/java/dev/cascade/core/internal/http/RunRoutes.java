@@ -95,6 +95,33 @@ final class RunRoutes {
       } catch (IllegalArgumentException e) {
         throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
       }
+      var params = item.optionalValueMap("params");
+      var sweep = item.optionalValueListMap("sweep");
+      String label = item.optionalString("label");
+      if (!params.isEmpty() || !sweep.isEmpty() || label != null) {
+        try {
+          RunEntry plain = entries.removeLast();
+          entries.add(
+              new RunEntry(
+                  plain.gpuConfig(),
+                  plain.count(),
+                  plain.kernels(),
+                  plain.timeLimit(),
+                  params,
+                  sweep,
+                  label));
+        } catch (IllegalArgumentException e) {
+          throw new CascadeException(
+              ErrorCode.INVALID,
+              e.getMessage(),
+              item.pathOf(
+                  label != null && e.getMessage().startsWith("label")
+                      ? "label"
+                      : !sweep.isEmpty() && e.getMessage().startsWith("sweep")
+                          ? "sweep"
+                          : "params"));
+        }
+      }
     }
     Run run =
         runs.create(

@@ -33,6 +33,8 @@ final class KernelWindowNote {
         result.succeeded(),
         result.kernels(),
         result.total(),
-        notes);
+        notes,
+        result.base(),
+        result.params());
   }
 }

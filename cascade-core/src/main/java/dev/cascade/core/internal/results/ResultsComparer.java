@@ -1,5 +1,7 @@
 package dev.cascade.core.internal.results;
 
+import dev.cascade.agent.emulator.EmulatedGpu;
+import dev.cascade.agent.emulator.Emulation;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ConfigResult;
 import dev.cascade.core.ErrorCode;
@@ -17,6 +19,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Spread;
 import dev.cascade.core.Trace;
+import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.HardwareRepository;
 import dev.cascade.core.internal.store.KernelRepository;
@@ -192,9 +195,9 @@ public final class ResultsComparer implements Results {
     for (RunEntry entry : run.entries()) {
       List<Sim> sims =
           run.latestAttempts().stream()
-              .filter(sim -> sim.gpuConfig().equals(entry.gpuConfig()))
+              .filter(sim -> sim.gpuConfig().equals(entry.name()))
               .toList();
-      ConfigResult result = configResult(entry.gpuConfig(), sims, kernelsBySim, extra, statistics);
+      ConfigResult result = configResult(entry, sims, kernelsBySim, extra, statistics);
       results.add(entry.kernels() == null ? result : KernelWindowNote.add(result, entry));
     }
     return List.copyOf(results);
@@ -233,13 +236,46 @@ public final class ResultsComparer implements Results {
   }
 
   private ConfigResult configResult(
-      String gpuConfig,
+      RunEntry entry,
       List<Sim> sims,
       Map<String, List<KernelRepository.Headline>> kernelsBySim,
       List<Measure> extra,
       KernelRepository.Statistics statistics) {
+    String gpuConfig = entry.name();
     List<String> notes = new ArrayList<>();
-    Optional<GpuConfig> config = findConfig(gpuConfig, notes);
+    Optional<GpuConfig> config =
+        gpuConfig.equals(entry.gpuConfig())
+            ? findConfig(gpuConfig, notes)
+            : findVariant(entry, notes);
+    if (entry.isVariant()) {
+      notes.add(
+          0,
+          "variant of "
+              + entry.gpuConfig()
+              + ": "
+              + String.join(
+                  ", ",
+                  entry.params().entrySet().stream()
+                      .map(p -> p.getKey() + " " + p.getValue())
+                      .toList())
+              + " set over its options");
+      List<String> ignored = EmulatedGpu.notModelled(entry.params().keySet());
+      boolean emulated =
+          sims.stream()
+              .anyMatch(
+                  sim ->
+                      sim.provenance() != null
+                          && Emulation.BUILD.equals(sim.provenance().simulator()));
+      if (emulated && !ignored.isEmpty()) {
+        notes.add(
+            1,
+            "the emulator does not model "
+                + String.join(", ", ignored)
+                + ": its numbers do not follow "
+                + (ignored.size() == 1 ? "it" : "them")
+                + " (a real Accel-Sim run would)");
+      }
+    }
     String arch = config.map(GpuConfig::arch).orElse(null);
     Double clockMhz =
         config
@@ -333,7 +369,16 @@ public final class ResultsComparer implements Results {
               + " cycles in total, spread 0");
     }
     return new ConfigResult(
-        gpuConfig, arch, clockMhz, sims.size(), succeeded.size(), comparisons, whole, notes);
+        gpuConfig,
+        arch,
+        clockMhz,
+        sims.size(),
+        succeeded.size(),
+        comparisons,
+        whole,
+        notes,
+        entry.gpuConfig(),
+        entry.params());
   }
 
   /** The extra measures' values for one sim, from its kernels' headlines and statistics. */
@@ -353,6 +398,30 @@ public final class ResultsComparer implements Results {
               byPosition.getOrDefault(kernel.position(), Map.of())));
     }
     return MeasureValues.evaluate(extra, kernels, clockMhz);
+  }
+
+  /** A variant's config: known to the catalog once a run made it, else worked out again. */
+  private Optional<GpuConfig> findVariant(RunEntry entry, List<String> notes) {
+    Optional<GpuConfig> made = catalog.find(entry.name());
+    if (made.isPresent()) {
+      return made;
+    }
+    return findConfig(entry.gpuConfig(), notes)
+        .flatMap(
+            base -> {
+              try {
+                return Optional.of(
+                    new ConfigVariants(catalog, null).effective(base, entry, "entries"));
+              } catch (CascadeException e) {
+                notes.add(
+                    "variant \""
+                        + entry.name()
+                        + "\" cannot be made again ("
+                        + e.getMessage()
+                        + "); simulated times are left out");
+                return Optional.empty();
+              }
+            });
   }
 
   private Optional<GpuConfig> findConfig(String gpuConfig, List<String> notes) {

@@ -7,8 +7,10 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.RunEntry;
+import dev.cascade.core.StandardConfigs;
 import dev.cascade.core.Trace;
 import dev.cascade.core.TraceState;
+import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,16 +31,24 @@ import java.util.Set;
  */
 public final class RunRequestValidator {
 
+  /** The most sims one run may ask for, sweeps expanded: 64 variants of 64 replicas. */
+  public static final int MAX_SIMS = 4096;
+
   private final TraceStore traces;
   private final GpuConfigCatalog catalog;
+  private final ConfigVariants variants;
 
-  public RunRequestValidator(TraceStore traces, GpuConfigCatalog catalog) {
+  public RunRequestValidator(TraceStore traces, GpuConfigCatalog catalog, ConfigVariants variants) {
     this.traces = traces;
     this.catalog = catalog;
+    this.variants = variants;
   }
 
-  /** The trace and, per entry in order, its config; or the first problem found. */
-  public Validated validate(String traceId, List<RunEntry> entries) {
+  /**
+   * The trace and, per entry in order (a sweep expanded into its variants, in place), the config
+   * its sims run: the catalog's, or the variant its params make; or the first problem found.
+   */
+  public Validated validate(String traceId, List<RunEntry> requested) {
     if (traceId == null || traceId.isBlank()) {
       throw new CascadeException(ErrorCode.INVALID, "trace_id is required", "trace_id");
     }
@@ -74,11 +84,36 @@ public final class RunRequestValidator {
               + "; runs can launch once it is ready",
           "trace_id");
     }
-    if (entries == null || entries.isEmpty()) {
+    if (requested == null || requested.isEmpty()) {
       throw new CascadeException(
           ErrorCode.INVALID,
           "entries is empty; name at least one GPU config and a count from 1 to "
               + RunEntry.MAX_COUNT,
+          "entries");
+    }
+    List<RunEntry> entries = new java.util.ArrayList<>();
+    List<Integer> requestIndex = new java.util.ArrayList<>();
+    for (int i = 0; i < requested.size(); i++) {
+      try {
+        for (RunEntry variant : requested.get(i).expand()) {
+          entries.add(variant);
+          requestIndex.add(i);
+        }
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "entries[" + i + "].sweep");
+      }
+    }
+    long sims = entries.stream().mapToLong(RunEntry::count).sum();
+    if (sims > MAX_SIMS) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "the run asks for "
+              + sims
+              + " sims ("
+              + entries.size()
+              + " configs and variants with their counts); at most "
+              + MAX_SIMS
+              + " per run: sweep fewer values or ask for fewer replicas",
           "entries");
     }
     Map<String, GpuConfig> known = new LinkedHashMap<>();
@@ -87,21 +122,25 @@ public final class RunRequestValidator {
     Map<RunEntry, GpuConfig> configs = new LinkedHashMap<>();
     Map<RunEntry, TraceContext> contexts = new LinkedHashMap<>();
     List<RunEntry> checked = new ArrayList<>();
-    for (int i = 0; i < entries.size(); i++) {
-      RunEntry given = entries.get(i);
+    for (int n = 0; n < entries.size(); n++) {
+      RunEntry given = entries.get(n);
+      int i = requestIndex.get(n);
       TraceContext context = context(trace, given, "entries[" + i + "].context");
       RunEntry entry =
           given.context() == null
               ? given
               : given.withContext(context.isFirst() ? TraceLayout.FIRST_CONTEXT : context.name());
       String field = "entries[" + i + "].gpu_config";
-      if (!seen.add(entry.gpuConfig())) {
+      if (!seen.add(entry.name())) {
         throw new CascadeException(
             ErrorCode.INVALID,
-            "GPU config \""
-                + entry.gpuConfig()
+            (entry.name().equals(entry.gpuConfig()) ? "GPU config \"" : "variant \"")
+                + entry.name()
                 + "\" appears more than once; give it one entry with the total count",
             field);
+      }
+      if (!known.containsKey(entry.gpuConfig()) && catalog.standardConfigs().isPresent()) {
+        entry = composed(entry, catalog.standardConfigs().get());
       }
       GpuConfig config = known.get(entry.gpuConfig());
       if (config == null) {
@@ -123,11 +162,12 @@ public final class RunRequestValidator {
             "GPU config \"" + entry.gpuConfig() + "\" cannot be used: " + config.reason(),
             field);
       }
+      config = variants.effective(config, entry, "entries[" + i + "]");
       if (!config.arch().equals(trace.traceGpuArch())) {
         throw new CascadeException(
             ErrorCode.INVALID,
-            "GPU config \""
-                + entry.gpuConfig()
+            (entry.isVariant() ? "variant \"" : "GPU config \"")
+                + entry.name()
                 + "\" is "
                 + config.arch()
                 + " but trace \""
@@ -232,8 +272,34 @@ public final class RunRequestValidator {
   }
 
   /**
+   * An entry naming one of Accel-Sim's composed configs ({@code QV100-64SM}) as the variant it
+   * stands for: its base's folder with the extras' options under the entry's own params, named as
+   * the entry named it; the entry as it is when the name is not composed.
+   */
+  private static RunEntry composed(RunEntry entry, StandardConfigs standard) {
+    return standard
+        .resolve(entry.gpuConfig())
+        .map(
+            composed -> {
+              java.util.Map<String, String> params = new LinkedHashMap<>(composed.params());
+              params.putAll(entry.params());
+              return new RunEntry(
+                  composed.baseFolder(),
+                  entry.count(),
+                  entry.kernels(),
+                  entry.timeLimit(),
+                  entry.context(),
+                  entry.sampling(),
+                  params,
+                  java.util.Map.of(),
+                  entry.label() != null ? entry.label() : entry.gpuConfig());
+            })
+        .orElse(entry);
+  }
+
+  /**
    * A request that passed: the trace and, per entry, its config and its CUDA context; {@code
-   * entries} are the request's, a context named as its list ({@code kernelslist_ctx_0x2.g}) written
+   * entries} are the request's with each sweep expanded into its variants, a context named as its list ({@code kernelslist_ctx_0x2.g}) written
    * as the context's name ({@code kernelslist_ctx_0x2}). The maps are keyed by these entries.
    */
   public record Validated(

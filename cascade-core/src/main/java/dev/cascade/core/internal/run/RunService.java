@@ -22,6 +22,7 @@ import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
 import dev.cascade.core.internal.Ids;
+import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
 import dev.cascade.core.internal.store.Database;
@@ -91,7 +92,11 @@ public final class RunService implements Runs {
     this.sims = sims;
     this.events = events;
     this.traces = traces;
-    this.validator = new RunRequestValidator(traces, catalog);
+    this.validator =
+        new RunRequestValidator(
+            traces,
+            catalog,
+            new ConfigVariants(catalog, launches.dataDir().resolve("work").resolve("configs")));
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
@@ -119,7 +124,7 @@ public final class RunService implements Runs {
             Sim.pending(
                     ids.newSimId(),
                     runId,
-                    entry.getKey().gpuConfig(),
+                    entry.getKey().name(),
                     replica,
                     context.kernelCount(),
                     now)
@@ -127,6 +132,7 @@ public final class RunService implements Runs {
         pending.add(window.map(w -> sim.withKernels(w.text(), w.positions().size())).orElse(sim));
       }
     }
+    // A sweep is stored as the variants it stands for: retries, reruns and results read those.
     Run run =
         new Run(
             runId, traceId, request.entries(), now, pending, options.owner(), options.priority());
@@ -427,7 +433,7 @@ public final class RunService implements Runs {
         (gpuConfig, entrySims) -> {
           Map.Entry<RunEntry, GpuConfig> entry =
               request.configs().entrySet().stream()
-                  .filter(candidate -> candidate.getKey().gpuConfig().equals(gpuConfig))
+                  .filter(candidate -> candidate.getKey().name().equals(gpuConfig))
                   .findFirst()
                   .orElseThrow();
           String traceId = request.trace().id();

@@ -73,7 +73,7 @@ public final class TimeLimitCheck implements Runnable {
 
   private static Duration limitOf(List<RunEntry> entries, String gpuConfig) {
     for (RunEntry entry : entries) {
-      if (entry.gpuConfig().equals(gpuConfig)) {
+      if (entry.name().equals(gpuConfig)) {
         return entry.timeLimit();
       }
     }

@@ -8,6 +8,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.json.SamplingJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -264,7 +265,7 @@ public final class RunRepository {
       List<Sim> sims = new ArrayList<>(stored);
       Map<String, Integer> entryOrder = new HashMap<>();
       for (int i = 0; i < entries.size(); i++) {
-        entryOrder.putIfAbsent(entries.get(i).gpuConfig(), i);
+        entryOrder.putIfAbsent(entries.get(i).name(), i);
       }
       sims.sort(
           Comparator.comparingInt((Sim sim) -> entryOrder.getOrDefault(sim.gpuConfig(), -1))
@@ -278,7 +279,7 @@ public final class RunRepository {
     Set<String> expected = new HashSet<>();
     for (RunEntry entry : run.entries()) {
       for (int replica = 0; replica < entry.count(); replica++) {
-        expected.add(entry.gpuConfig() + "#" + replica);
+        expected.add(entry.name() + "#" + replica);
       }
     }
     Set<String> actual = new HashSet<>();
@@ -315,8 +316,9 @@ public final class RunRepository {
 
   /**
    * Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}} (with {@code
-   * "time_limit_s"}, {@code "kernels"} and {@code "context"} when the entry has them), in request
-   * order.
+   * "time_limit_s"}, {@code "kernels"}, {@code "context"}, {@code "sampling"}, {@code "params"}
+   * and {@code "label"} when the entry has them), in request order. A run's entries are stored
+   * expanded: a sweep is stored as its variants.
    */
   private static String entriesJson(List<RunEntry> entries) {
     ArrayNode array = JSON.createArrayNode();
@@ -329,8 +331,18 @@ public final class RunRepository {
       if (entry.timeLimit() != null) {
         object.put("time_limit_s", entry.timeLimit().toSeconds());
       }
+      if (entry.sampling() != null) {
+        object.set("sampling", JSON.valueToTree(SamplingJson.writeSampling(entry.sampling())));
+      }
       if (entry.context() != null) {
         object.put("context", entry.context());
+      }
+      if (!entry.params().isEmpty()) {
+        var params = object.putObject("params");
+        entry.params().forEach(params::put);
+      }
+      if (entry.label() != null) {
+        object.put("label", entry.label());
       }
     }
     try {
@@ -345,13 +357,22 @@ public final class RunRepository {
       List<RunEntry> entries = new ArrayList<>();
       for (JsonNode entry : JSON.readTree(json)) {
         JsonNode limit = entry.path("time_limit_s");
+        Map<String, String> params = new java.util.LinkedHashMap<>();
+        entry
+            .path("params")
+            .properties()
+            .forEach(p -> params.put(p.getKey(), p.getValue().asText()));
         entries.add(
             new RunEntry(
                 entry.path("gpu_config").asText(),
                 entry.path("count").asInt(),
                 entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null,
                 limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null,
-                entry.hasNonNull("context") ? entry.get("context").asText() : null));
+                entry.hasNonNull("context") ? entry.get("context").asText() : null,
+                SamplingJson.readSampling(entry.get("sampling")),
+                params,
+                Map.of(),
+                entry.hasNonNull("label") ? entry.get("label").asText() : null));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {

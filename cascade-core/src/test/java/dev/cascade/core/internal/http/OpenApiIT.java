@@ -146,10 +146,21 @@ final class OpenApiIT {
     written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
-    // "context" is written only when the entry names one: the sample names one.
+    // "context", "params", "sweep" and "label" are written only when the entry has them: the
+    // sample has them all.
     written.put(
         "RunEntry",
-        ApiJson.writeRunEntry(new RunEntry("SM90_H100", 1).withContext("kernelslist_ctx_0x2")));
+        ApiJson.writeRunEntry(
+            new RunEntry(
+                "SM90_H100",
+                1,
+                null,
+                null,
+                "kernelslist_ctx_0x2",
+                null,
+                Map.of("-gpgpu_n_clusters", "66"),
+                Map.of("-gpgpu_shader_cta", List.of("16", "32")),
+                "half")));
     // A run as run responses show it: the mapping's fields and who did what to it (actions).
     Map<String, Object> run =
         new LinkedHashMap<>(ApiJson.writeRun(JsonSamples.run(), JsonSamples.T0));
