@@ -26,6 +26,8 @@ import java.util.Set;
  *     KernelComparison#TOTAL}
  * @param notes what to know when reading the numbers, for people (a missing clock, a replica whose
  *     log did not end normally)
+ * @param sampling for a sampled entry, how its whole-trace numbers were estimated ({@code total}
+ *     then holds each replica's estimate); null when the entry simulated what it names
  */
 public record ConfigResult(
     String gpuConfig,
@@ -35,7 +37,21 @@ public record ConfigResult(
     int succeeded,
     List<KernelComparison> kernels,
     KernelComparison total,
-    List<String> notes) {
+    List<String> notes,
+    SampledEstimate sampling) {
+
+  /** A result of an entry that simulated what it names (not sampled). */
+  public ConfigResult(
+      String gpuConfig,
+      String arch,
+      Double clockMhz,
+      int replicas,
+      int succeeded,
+      List<KernelComparison> kernels,
+      KernelComparison total,
+      List<String> notes) {
+    this(gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, null);
+  }
 
   public ConfigResult {
     Objects.requireNonNull(gpuConfig, "gpuConfig");
@@ -77,6 +93,13 @@ public record ConfigResult(
                 + " twice");
       }
     }
+  }
+
+  /** This result with {@code total} and {@code notes} replaced, estimated as {@code sampling}. */
+  public ConfigResult withSampling(
+      KernelComparison total, List<String> notes, SampledEstimate sampling) {
+    return new ConfigResult(
+        gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, sampling);
   }
 
   /** The kernel with this name and instance, if any succeeded replica finished it. */

@@ -9,8 +9,12 @@ import java.util.Objects;
  *
  * @param timeLimit the wall time each sim of the entry may take once launched; null for none. A sim
  *     over it is stopped and fails with {@code timed out after ...}
+ * @param sampling simulate only the representatives of the trace's {@link SamplingPlan} and
+ *     estimate the whole trace from them; null to simulate what {@code kernels} names. An entry
+ *     takes a window or sampling, not both
  */
-public record RunEntry(String gpuConfig, int count, String kernels, Duration timeLimit) {
+public record RunEntry(
+    String gpuConfig, int count, String kernels, Duration timeLimit, Sampling sampling) {
 
   public static final int MAX_COUNT = 64;
 
@@ -28,6 +32,24 @@ public record RunEntry(String gpuConfig, int count, String kernels, Duration tim
     if (timeLimit != null) {
       TimeLimit.requireValid(timeLimit);
     }
+    if (kernels != null && sampling != null) {
+      throw new IllegalArgumentException(
+          "the entry for \""
+              + gpuConfig
+              + "\" names both kernels \""
+              + kernels
+              + "\" and sampling; give one: a window of kernels, or sampling to choose them");
+    }
+  }
+
+  /** An entry with a window (null: all) and a time limit (null: none), not sampled. */
+  public RunEntry(String gpuConfig, int count, String kernels, Duration timeLimit) {
+    this(gpuConfig, count, kernels, timeLimit, null);
+  }
+
+  /** An entry that samples the trace's kernels as {@code sampling} asks. */
+  public RunEntry(String gpuConfig, int count, Sampling sampling) {
+    this(gpuConfig, count, null, null, sampling);
   }
 
   /** An entry simulating every kernel of the trace, without a time limit. */
@@ -54,7 +76,12 @@ public record RunEntry(String gpuConfig, int count, String kernels, Duration tim
 
   /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
   public RunEntry withTimeLimit(Duration timeLimit) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit);
+    return new RunEntry(gpuConfig, count, kernels, timeLimit, sampling);
+  }
+
+  /** This entry sampled as {@code sampling} asks (null: not sampled). */
+  public RunEntry withSampling(Sampling sampling) {
+    return new RunEntry(gpuConfig, count, kernels, timeLimit, sampling);
   }
 
   /**
