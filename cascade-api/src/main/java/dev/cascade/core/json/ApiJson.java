@@ -211,6 +211,9 @@ public final class ApiJson {
     fields.put("kernels", entry.kernels());
     fields.put(
         "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
+    if (entry.sampling() != null) {
+      fields.put("sampling", SamplingJson.writeSampling(entry.sampling()));
+    }
     return fields;
   }
 
@@ -221,7 +224,8 @@ public final class ApiJson {
         entry.text("gpu_config"),
         entry.integer("count"),
         entry.textOrNull("kernels"),
-        limit == null ? null : TimeLimit.parse(limit));
+        limit == null ? null : TimeLimit.parse(limit),
+        SamplingJson.readSampling(node.get("sampling")));
   }
 
   /**

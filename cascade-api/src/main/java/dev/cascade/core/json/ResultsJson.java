@@ -239,6 +239,7 @@ public final class ResultsJson {
       notes.addAll(speedups.notes());
     }
     fields.put("notes", notes);
+    fields.put("sampling", SamplingJson.writeEstimate(config.sampling()));
     return fields;
   }
 
@@ -298,7 +299,8 @@ public final class ResultsJson {
         config.integer("succeeded"),
         config.list("kernels", kernel -> readKernelComparison(kernel, extra)),
         readKernelComparison(config.object("total"), extra),
-        config.texts("notes"));
+        config.texts("notes"),
+        SamplingJson.readEstimate(node.get("sampling")));
   }
 
   public static Map<String, Object> writeKernelComparison(KernelComparison kernel) {

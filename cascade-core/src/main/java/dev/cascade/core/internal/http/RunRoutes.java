@@ -6,6 +6,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.Runs;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
@@ -64,8 +65,9 @@ final class RunRoutes {
       int count = count(item, gpuConfig);
       String kernels = item.optionalString("kernels");
       Duration timeLimit = item.optionalTimeLimit("time_limit");
+      Sampling sampling = item.optionalSampling("sampling");
       try {
-        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit));
+        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit, sampling));
       } catch (IllegalArgumentException e) {
         throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
       }

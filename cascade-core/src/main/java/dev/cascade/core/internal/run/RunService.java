@@ -96,12 +96,19 @@ public final class RunService implements Runs {
   public Run create(String traceId, List<RunEntry> entries, RunOptions options) {
     Objects.requireNonNull(options, "options");
     RunRequestValidator.Validated request = validator.validate(traceId, entries);
+    Map<RunEntry, KernelWindow> sampled = samplingWindows(traceId, entries);
+    if (!sampled.isEmpty()) {
+      entries = withValidationRuns(traceId, entries, options);
+      request = validator.validate(traceId, entries);
+      sampled = samplingWindows(traceId, entries);
+    }
     Instant now = clock.instant();
     String runId = ids.newRunId();
     List<Sim> pending = new ArrayList<>();
     for (Map.Entry<RunEntry, GpuConfig> entry : request.configs().entrySet()) {
       Provenance provenance = inputs.of(traces.folderOf(request.trace().id()), entry.getValue());
-      Optional<KernelWindow> window = entry.getKey().window();
+      Optional<KernelWindow> window =
+          Optional.ofNullable(sampled.get(entry.getKey())).or(() -> entry.getKey().window());
       for (int replica = 0; replica < entry.getKey().count(); replica++) {
         Sim sim =
             Sim.pending(
@@ -138,6 +145,63 @@ public final class RunService implements Runs {
     submitByEntry(
         pending.stream().filter(sim -> !reused.contains(sim.id())).toList(), run, request);
     return get(runId);
+  }
+
+  /**
+   * The kernels each sampled entry simulates: its plan's representatives. A plan that cannot be
+   * made is refused naming the entry's field.
+   */
+  private Map<RunEntry, KernelWindow> samplingWindows(String traceId, List<RunEntry> entries) {
+    Map<RunEntry, KernelWindow> windows = new LinkedHashMap<>();
+    for (int i = 0; i < entries.size(); i++) {
+      RunEntry entry = entries.get(i);
+      if (entry.sampling() == null) {
+        continue;
+      }
+      try {
+        windows.put(entry, traces.sampling(traceId, entry.sampling().request()).window());
+      } catch (CascadeException e) {
+        throw new CascadeException(
+            e.code(),
+            e.getMessage(),
+            "entries[" + i + "]." + (e.field() == null ? "sampling" : e.field()));
+      }
+    }
+    return windows;
+  }
+
+  /**
+   * Entries as they are kept: the first sampled entry that asks to validate gets a run of its own
+   * simulating the whole trace once on its config (taking earlier results where it can), named in
+   * its {@code validation_run}; a rerun's old validation run is not carried over.
+   */
+  private List<RunEntry> withValidationRuns(
+      String traceId, List<RunEntry> entries, RunOptions options) {
+    List<RunEntry> kept = new ArrayList<>(entries.size());
+    boolean validated = false;
+    for (RunEntry entry : entries) {
+      if (entry.sampling() == null) {
+        kept.add(entry);
+        continue;
+      }
+      RunEntry plain = entry.withSampling(entry.sampling().request());
+      if (plain.sampling().validate() && !validated) {
+        validated = true;
+        Run full =
+            create(
+                traceId,
+                List.of(new RunEntry(entry.gpuConfig(), 1)),
+                new RunOptions(options.owner(), options.priority()).withReuse(true));
+        log.info(
+            "run {} simulates the whole trace {} on {} to validate a sampled entry",
+            full.id(),
+            traceId,
+            entry.gpuConfig());
+        plain = plain.withSampling(plain.sampling().withValidationRun(full.id()));
+      }
+      kept.add(plain);
+    }
+    return kept;
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
+import dev.cascade.core.json.SamplingJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -328,6 +329,9 @@ public final class RunRepository {
       if (entry.timeLimit() != null) {
         object.put("time_limit_s", entry.timeLimit().toSeconds());
       }
+      if (entry.sampling() != null) {
+        object.set("sampling", JSON.valueToTree(SamplingJson.writeSampling(entry.sampling())));
+      }
     }
     try {
       return JSON.writeValueAsString(array);
@@ -346,7 +350,8 @@ public final class RunRepository {
                 entry.path("gpu_config").asText(),
                 entry.path("count").asInt(),
                 entry.hasNonNull("kernels") ? entry.get("kernels").asText() : null,
-                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null));
+                limit.isNumber() ? java.time.Duration.ofSeconds(limit.asLong()) : null,
+                SamplingJson.readSampling(entry.get("sampling"))));
       }
       return entries;
     } catch (JsonProcessingException | IllegalArgumentException e) {
