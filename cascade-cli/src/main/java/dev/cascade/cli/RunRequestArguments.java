@@ -4,6 +4,7 @@ import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.TimeLimit;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +42,24 @@ final class RunRequestArguments {
   String kernels;
 
   @Option(
+      names = "--sampling",
+      arity = "0..1",
+      fallbackValue = "0.05",
+      paramLabel = "TARGET_ERROR",
+      description =
+          "Simulate only the representatives of the trace's kernel sampling plan and estimate the"
+              + " whole trace from them, with an interval; TARGET_ERROR is the predicted error the"
+              + " plan aims for, a fraction (default 0.05). Not with --kernels.")
+  Double sampling;
+
+  @Option(
+      names = "--validate",
+      description =
+          "With --sampling: also simulate the whole trace once on the first config (taking earlier"
+              + " results where it can) and report the sample's real error beside the predicted.")
+  boolean validate;
+
+  @Option(
       names = "--reuse",
       description =
           "Take the results of earlier succeeded sims with the same trace, config, simulator,"
@@ -73,9 +92,23 @@ final class RunRequestArguments {
   List<RunEntry> runEntries() {
     Duration limit = timeLimit();
     List<RunEntry> plain = ConfigCount.runEntries(entries);
+    Sampling sampled = null;
+    if (sampling != null) {
+      try {
+        sampled = Sampling.of(sampling).withValidate(validate);
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(ErrorCode.INVALID, "--" + e.getMessage(), "sampling");
+      }
+    } else if (validate) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          "--validate checks a sampled run against the whole trace; give --sampling too",
+          "validate");
+    }
+    Sampling each = sampled;
     try {
       return plain.stream()
-          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit))
+          .map(entry -> new RunEntry(entry.gpuConfig(), entry.count(), kernels, limit, each))
           .toList();
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "kernels");
