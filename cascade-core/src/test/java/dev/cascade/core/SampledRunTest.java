@@ -113,9 +113,10 @@ final class SampledRunTest {
     SamplingPlan plan = engine.traces().sampling("llm24", Sampling.of(0.05));
     System.out.printf(
         Locale.ROOT,
-        "plan: %s, %d strata, predicted error %s%n",
+        "plan: %s, %d strata (kernels %s), predicted error %s%n",
         plan.summary(),
         plan.strata().size(),
+        plan.window().text(),
         SamplingPlan.percent(plan.predictedError()));
     assertThat(plan.kernels()).isEqualTo(launches);
     assertThat(plan.simulatedShare()).isLessThanOrEqualTo(0.10);
@@ -178,6 +179,37 @@ final class SampledRunTest {
         sampledSpeedup,
         (sampledSpeedup / fullSpeedup - 1) * 100);
     assertThat(sampledSpeedup / fullSpeedup - 1).isCloseTo(0, within(0.02));
+
+    // Per-kernel reuse: sampled with another target (another plan, so no earlier sim ran the
+    // same window) and reuse, every representative is taken from the full run's sims (same
+    // trace, config and simulator): nothing launches.
+    SamplingPlan finer = engine.traces().sampling("llm24", Sampling.of(0.01));
+    assertThat(finer.window()).isNotEqualTo(plan.window());
+    int launched = launcher.launches.size();
+    Run reused =
+        engine
+            .runs()
+            .create(
+                "llm24",
+                CONFIGS.stream().map(c -> new RunEntry(c, 1, Sampling.of(0.01))).toList(),
+                RunOptions.defaults().withReuse(true));
+    await().atMost(WAIT).until(() -> engine.runs().get(reused.id()).state() == RunState.SUCCEEDED);
+    assertThat(launcher.launches).hasSize(launched);
+    List<String> fullSims = engine.runs().get(full.id()).sims().stream().map(Sim::id).toList();
+    assertThat(engine.runs().get(reused.id()).sims())
+        .allSatisfy(sim -> assertThat(sim.provenance().reusedFrom()).isIn(fullSims));
+    List<ConfigResult> reusedResults = engine.results().compare(reused.id());
+    for (int i = 0; i < CONFIGS.size(); i++) {
+      double fullCycles = fullResults.get(i).total().cycles().mean();
+      assertThat(reusedResults.get(i).kernels()).hasSize(finer.simulatedKernels());
+      assertThat(reusedResults.get(i).total().cycles().mean() / fullCycles - 1)
+          .isCloseTo(0, within(0.03));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "reused: a sampled run (%s) after the full run launched %d sims%n",
+        finer.summary(),
+        launcher.launches.size() - launched);
 
     // Validation: the whole trace once on H100, taken from the full run above (nothing launches).
     int before = launcher.launches.size();

@@ -211,9 +211,8 @@ public final class ApiJson {
     fields.put("kernels", entry.kernels());
     fields.put(
         "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
-    if (entry.sampling() != null) {
-      fields.put("sampling", SamplingJson.writeSampling(entry.sampling()));
-    }
+    fields.put(
+        "sampling", entry.sampling() == null ? null : SamplingJson.writeSampling(entry.sampling()));
     return fields;
   }
 
