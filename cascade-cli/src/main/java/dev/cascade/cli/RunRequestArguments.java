@@ -49,7 +49,8 @@ final class RunRequestArguments {
       description =
           "Simulate only the representatives of the trace's kernel sampling plan and estimate the"
               + " whole trace from them, with an interval; TARGET_ERROR is the predicted error the"
-              + " plan aims for, a fraction (default 0.05). Not with --kernels.")
+              + " plan aims for, a fraction (default 0.05); without a value, put it after the configs or"
+              + " write --sampling=0.05. Not with --kernels.")
   Double sampling;
 
   @Option(

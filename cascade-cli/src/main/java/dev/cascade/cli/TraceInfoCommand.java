@@ -67,7 +67,8 @@ final class TraceInfoCommand implements Callable<Integer> {
       description =
           "Also show the kernel sampling plan a sampled run would use (counts instructions as"
               + " --instructions does): strata, weights, the share of warp instructions simulated"
-              + " and the predicted error; TARGET_ERROR is a fraction (default 0.05).")
+              + " and the predicted error; TARGET_ERROR is a fraction (default 0.05). Without a"
+              + " value, put it after DIR, or write --sampling=0.05.")
   Double sampling;
 
   @Option(
