@@ -30,6 +30,8 @@ import java.util.Set;
  *     is a variant or has a label
  * @param params the options the variant sets over {@code base} ({@code -gpgpu_n_clusters} to {@code
  *     54}), in the entry's order: what differs from the base; empty for the config as it is
+ * @param sampling for a sampled entry, how its whole-trace numbers were estimated ({@code total}
+ *     then holds each replica's estimate); null when the entry simulated what it names
  */
 public record ConfigResult(
     String gpuConfig,
@@ -41,9 +43,10 @@ public record ConfigResult(
     KernelComparison total,
     List<String> notes,
     String base,
-    java.util.Map<String, String> params) {
+    java.util.Map<String, String> params,
+    SampledEstimate sampling) {
 
-  /** A result of a catalog config as it is: {@code base} is {@code gpuConfig}, no params. */
+  /** A result of a catalog config as it is, not sampled: {@code base} is {@code gpuConfig}. */
   public ConfigResult(
       String gpuConfig,
       String arch,
@@ -63,7 +66,8 @@ public record ConfigResult(
         total,
         notes,
         gpuConfig,
-        java.util.Map.of());
+        java.util.Map.of(),
+        null);
   }
 
   public ConfigResult {
@@ -113,6 +117,14 @@ public record ConfigResult(
     }
   }
 
+  /** This result with {@code total} and {@code notes} replaced, estimated as {@code sampling}. */
+  public ConfigResult withSampling(
+      KernelComparison total, List<String> notes, SampledEstimate sampling) {
+    return new ConfigResult(
+        gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, base, params,
+        sampling);
+  }
+
   /** The kernel with this name and instance, if any succeeded replica finished it. */
   public Optional<KernelComparison> kernel(String name, int instance) {
     return kernels.stream()
@@ -123,6 +135,7 @@ public record ConfigResult(
   /** This result as the variant {@code params} of {@code base}. */
   public ConfigResult withVariant(String base, java.util.Map<String, String> params) {
     return new ConfigResult(
-        gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, base, params);
+        gpuConfig, arch, clockMhz, replicas, succeeded, kernels, total, notes, base, params,
+        sampling);
   }
 }

@@ -96,6 +96,10 @@ public final class ResultsCsv {
         CsvCells.row(out, cells);
       }
       List<String> cells = csvRow(config, "total", config.total(), speedup, speedup.total());
+      if (config.sampling() != null) {
+        // A sampled config's total is an estimate: its readable name says from what, and how sure.
+        cells.set(CSV_HEADER.indexOf("kernel_readable"), config.sampling().summary());
+      }
       addMeasures(cells, extra, config.total(), base == null ? null : base.total());
       CsvCells.row(out, cells);
     }

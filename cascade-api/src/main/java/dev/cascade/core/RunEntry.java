@@ -161,12 +161,14 @@ public record RunEntry(
 
   /** This entry with each sim limited to {@code timeLimit} of wall time (null: no limit). */
   public RunEntry withTimeLimit(Duration timeLimit) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /** This entry simulating the CUDA context {@code context} of the trace (null: the first). */
   public RunEntry withContext(String context) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /**
@@ -204,28 +206,32 @@ public record RunEntry(
 
   /** This entry sampled as {@code sampling} asks (null: not sampled). */
   public RunEntry withSampling(Sampling sampling) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
-
 
   /** This entry with the kernels of {@code kernels} (null: all). */
   public RunEntry withKernels(String kernels) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /** This entry with {@code params} set over its config (replacing the params it had). */
   public RunEntry withParams(Map<String, String> params) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /** This entry sweeping {@code sweep} (replacing the sweep it had). */
   public RunEntry withSweep(Map<String, List<String>> sweep) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /** This entry named {@code label} (null: the config and its params). */
   public RunEntry withLabel(String label) {
-    return new RunEntry(gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
+    return new RunEntry(
+        gpuConfig, count, kernels, timeLimit, context, sampling, params, sweep, label);
   }
 
   /** True when the entry changes its config's options. */

@@ -54,4 +54,16 @@ public interface Traces {
    *     on this machine
    */
   Path folderOf(String id);
+
+  /**
+   * The trace's kernel sampling plan for {@code request}: which launches a sampled run simulates,
+   * what each stands for, the share of warp instructions simulated and the predicted error.
+   * Deterministic: the same trace and request give the same plan.
+   *
+   * @throws CascadeException {@code not_found} for no such trace, {@code conflict} when it is not
+   *     ready, {@code invalid} (field {@code sampling.budget}) for a budget below its kernel groups
+   */
+  default SamplingPlan sampling(String traceId, Sampling request) {
+    throw new UnsupportedOperationException("this Traces does not make sampling plans");
+  }
 }

@@ -6,6 +6,11 @@ import dev.cascade.accelsim.trace.KernelInfo;
 import dev.cascade.accelsim.trace.KernelsList;
 import dev.cascade.accelsim.trace.TraceInfo;
 import dev.cascade.core.KernelNames;
+import dev.cascade.core.Sampling;
+import dev.cascade.core.SamplingPlan;
+import dev.cascade.core.SamplingPlans;
+import dev.cascade.core.TraceKernel;
+import dev.cascade.core.json.SamplingJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -54,6 +60,18 @@ final class TraceInfoCommand implements Callable<Integer> {
   boolean instructions;
 
   @Option(
+      names = "--sampling",
+      arity = "0..1",
+      fallbackValue = "0.05",
+      paramLabel = "TARGET_ERROR",
+      description =
+          "Also show the kernel sampling plan a sampled run would use (counts instructions as"
+              + " --instructions does): strata, weights, the share of warp instructions simulated"
+              + " and the predicted error; TARGET_ERROR is a fraction (default 0.05). Without a"
+              + " value, put it after DIR, or write --sampling=0.05.")
+  Double sampling;
+
+  @Option(
       names = "--json",
       description =
           "Print {\"kernels_list\", \"kernel_count\", \"memcpy_count\", \"size_on_disk\","
@@ -65,15 +83,20 @@ final class TraceInfoCommand implements Callable<Integer> {
   public Integer call() {
     TraceInfo info;
     try {
+      instructions |= sampling != null;
       info = instructions ? TraceInfo.readCountingInstructions(trace) : TraceInfo.read(trace);
     } catch (IOException e) {
       throw IoFailures.unchecked(e);
     }
     PrintWriter out = spec.commandLine().getOut();
+    SamplingPlan plan = sampling == null ? null : plan(info);
     if (json) {
-      printJson(out, info);
+      printJson(out, info, plan);
     } else {
       printTable(out, info);
+      if (plan != null) {
+        printPlan(out, plan);
+      }
     }
     out.flush();
     return 0;
@@ -152,7 +175,91 @@ final class TraceInfoCommand implements Callable<Integer> {
     return text.toString().stripTrailing();
   }
 
-  private void printJson(PrintWriter out, TraceInfo info) {
+  /** The plan of the trace read, as a sampled run of it would make it. */
+  private SamplingPlan plan(TraceInfo info) {
+    Sampling request;
+    try {
+      request = Sampling.of(sampling);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--sampling: " + e.getMessage());
+    }
+    List<TraceKernel> kernels = new ArrayList<>();
+    for (KernelInfo kernel : info.kernels()) {
+      KernelHeader header = kernel.header();
+      kernels.add(
+          new TraceKernel(
+              kernel.index(),
+              kernel.listedName(),
+              header.name(),
+              text(header.grid()),
+              text(header.block()),
+              kernel.instructions().isPresent() ? kernel.instructions().getAsLong() : null));
+    }
+    String id =
+        info.folder().getFileName() == null ? "trace" : info.folder().getFileName().toString();
+    return SamplingPlans.plan(id, kernels, request);
+  }
+
+  private static void printPlan(PrintWriter out, SamplingPlan plan) {
+    out.println();
+    out.println(
+        "sampling      "
+            + plan.summary()
+            + ", predicted error \u00b1"
+            + SamplingPlan.percent(plan.predictedError())
+            + " (target "
+            + SamplingPlan.percent(plan.request().targetError())
+            + ")");
+    out.println("simulated     kernels " + plan.window().text());
+    List<String> headings =
+        List.of("rep", "name", "grid", "block", "launches", "warp_insns", "weight", "spread");
+    List<List<String>> rows = new ArrayList<>();
+    Map<String, String> readable =
+        KernelNames.system()
+            .readable(plan.strata().stream().map(SamplingPlan.Stratum::name).toList());
+    for (SamplingPlan.Stratum stratum : plan.strata()) {
+      rows.add(
+          List.of(
+              String.valueOf(stratum.representative()),
+              shorten(readable.getOrDefault(stratum.name(), String.valueOf(stratum.name()))),
+              String.valueOf(stratum.grid()),
+              String.valueOf(stratum.block()),
+              String.valueOf(stratum.size()),
+              String.valueOf(stratum.warpInstructions()),
+              String.format(Locale.ROOT, "%.3f", stratum.weight()),
+              SamplingPlan.percent(stratum.dispersion())));
+    }
+    int[] widths = new int[headings.size()];
+    for (int c = 0; c < widths.length; c++) {
+      widths[c] = headings.get(c).length();
+      for (List<String> row : rows) {
+        widths[c] = Math.max(widths[c], row.get(c).length());
+      }
+    }
+    out.println();
+    out.println(planLine(headings, widths));
+    for (List<String> row : rows) {
+      out.println(planLine(row, widths));
+    }
+    plan.notes().forEach(note -> out.println("note: " + note));
+  }
+
+  private static String planLine(List<String> cells, int[] widths) {
+    StringBuilder text = new StringBuilder();
+    for (int c = 0; c < cells.size(); c++) {
+      boolean left = c >= 1 && c <= 3;
+      String cell = cells.get(c);
+      String padding = " ".repeat(widths[c] - cell.length());
+      text.append("  ").append(left ? cell + padding : padding + cell);
+    }
+    return text.toString().stripTrailing();
+  }
+
+  private static String text(Dim3 dims) {
+    return dims.x() + "," + dims.y() + "," + dims.z();
+  }
+
+  private void printJson(PrintWriter out, TraceInfo info, SamplingPlan plan) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("kernels_list", info.kernelsList().toString());
     json.put("folder", info.folder().toString());
@@ -204,6 +311,9 @@ final class TraceInfoCommand implements Callable<Integer> {
       kernels.add(entry);
     }
     json.put("kernels", kernels);
+    if (plan != null) {
+      json.put("sampling", SamplingJson.writePlan(plan));
+    }
     out.println(Formats.json(json));
   }
 

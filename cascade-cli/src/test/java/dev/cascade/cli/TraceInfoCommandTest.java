@@ -196,4 +196,30 @@ final class TraceInfoCommandTest {
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required parameter: 'DIR'");
   }
+
+  @Test
+  void sampling_showsThePlan_launchesOfOneKernelAndShapeStoodForByOne() throws IOException {
+    Assumptions.assumeTrue(
+        Files.isDirectory(REAL_TRACES),
+        "needs the fixture " + REAL_TRACES + " (at ../shared/fixtures)");
+    String gemm = REAL_TRACES.resolve("flashinfer-gemm").toString();
+
+    assertThat(run("trace-info", gemm, "--sampling")).as(err.toString()).isZero();
+    // kernels 1 and 2 are the same kernel, shape and instruction count: one stands for both
+    assertThat(out.toString())
+        .contains("sampling      estimated from 7 of 8 kernels (")
+        .contains("simulated     kernels 1,3-8\n")
+        .containsPattern("\n +1  \\S.* +1,1,1 +256,1,1 +2 +\\d+ +2\\.000 +0\\.00%\n");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("trace-info", "--json", "--sampling=0.01", gemm)).isZero();
+    JsonNode sampling = new ObjectMapper().readTree(out.toString()).get("sampling");
+    assertThat(sampling.get("simulated_kernels").asInt()).isEqualTo(7);
+    assertThat(sampling.get("request").get("target_error").asDouble()).isEqualTo(0.01);
+    assertThat(sampling.get("strata").get(0).get("members").asText()).isEqualTo("1-2");
+    assertThat(sampling.get("strata").get(0).get("weight").asDouble()).isEqualTo(2.0);
+
+    assertThat(run("trace-info", "--sampling=0.9", gemm)).isEqualTo(2);
+    assertThat(err.toString()).contains("target_error must be a fraction from 0.001 to 0.5");
+  }
 }

@@ -2,10 +2,13 @@ package dev.cascade.client;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Sampling;
+import dev.cascade.core.SamplingPlan;
 import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.Traces;
 import dev.cascade.core.json.ApiJson;
+import dev.cascade.core.json.SamplingJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -46,6 +49,20 @@ final class RemoteTraces implements Traces {
       }
       throw e;
     }
+  }
+
+  /** {@code GET /api/traces/{id}/sampling} with the request's target error, budget and method. */
+  @Override
+  public SamplingPlan sampling(String traceId, Sampling request) {
+    requireValidId(traceId);
+    String query =
+        "?target_error="
+            + request.targetError()
+            + "&method="
+            + request.method()
+            + (request.budget() == null ? "" : "&budget=" + request.budget());
+    return http.get(
+        "/api/traces/" + Http.segment(traceId) + "/sampling" + query, SamplingJson::readPlan);
   }
 
   @Override

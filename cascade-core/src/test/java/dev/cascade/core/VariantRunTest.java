@@ -126,14 +126,8 @@ final class VariantRunTest {
   @Test
   void sweep_expandsToTheCartesianProduct_eachWithTheEntrysCount() {
     RunEntry sweep =
-        new RunEntry(
-            "SM90_H100",
-            2,
-            null,
-            null,
-            Map.of(),
-            new LinkedHashMap<>(Map.of("-gpgpu_n_clusters", List.of("66", "132"))),
-            null);
+        new RunEntry("SM90_H100", 2)
+            .withSweep(new LinkedHashMap<>(Map.of("-gpgpu_n_clusters", List.of("66", "132"))));
     Map<String, List<String>> two = new LinkedHashMap<>();
     two.put("-gpgpu_n_clusters", List.of("66", "132"));
     two.put(

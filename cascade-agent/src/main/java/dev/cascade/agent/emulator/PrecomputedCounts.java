@@ -158,6 +158,36 @@ public final class PrecomputedCounts {
         fields[3].equals("1") ? counts : null);
   }
 
+  /**
+   * One kernel's memory counts as kept in {@value #FILE_NAME}, for readers outside the emulator
+   * (kernel sampling's features): warp instructions, global loads and stores (warp-level, with an
+   * active lane), and the bytes they move.
+   *
+   * @param index the kernel's position among the kernel lines of {@code kernelslist.g}, from 1
+   */
+  public record KernelCounts(
+      int index,
+      long warpInstructions,
+      long globalLoads,
+      long globalStores,
+      long loadBytes,
+      long storeBytes) {}
+
+  /**
+   * The counted kernels of the trace listed in {@code kernelsList}, by position; empty when there
+   * is no counts file or it cannot be read, and without the kernels too large to count.
+   */
+  public static Map<Integer, KernelCounts> countsOf(Path kernelsList) {
+    Map<Integer, KernelCounts> counts = new HashMap<>();
+    for (Entry entry : read(kernelsList).entries.values()) {
+      if (entry.counted()) {
+        long[] c = entry.counts();
+        counts.put(entry.index(), new KernelCounts(entry.index(), c[0], c[2], c[3], c[5], c[6]));
+      }
+    }
+    return Map.copyOf(counts);
+  }
+
   /** The entry made for this kernel of the list, when there is one and its file is unchanged. */
   Optional<Entry> forKernel(int index, KernelsList.Kernel kernel, long bytes) {
     Entry entry = entries.get(index);

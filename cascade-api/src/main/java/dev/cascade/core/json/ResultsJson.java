@@ -241,6 +241,7 @@ public final class ResultsJson {
       notes.addAll(speedups.notes());
     }
     fields.put("notes", notes);
+    fields.put("sampling", SamplingJson.writeEstimate(config.sampling()));
     return fields;
   }
 
@@ -302,7 +303,8 @@ public final class ResultsJson {
         readKernelComparison(config.object("total"), extra),
         config.texts("notes"),
         config.textOrNull("base"),
-        params(node.path("params")));
+        params(node.path("params")),
+        SamplingJson.readEstimate(node.get("sampling")));
   }
 
   public static Map<String, Object> writeKernelComparison(KernelComparison kernel) {

@@ -172,7 +172,9 @@ function summaryTable(results, series) {
       swatch.style.backgroundColor = series[i].color;
       const isBaseline = config.gpu_config === results.baseline;
       return h('tr', { dataset: { config: config.gpu_config } },
-        cell('th', { scope: 'row', 'data-label': 'Config' }, swatch, config.gpu_config),
+        cell('th', { scope: 'row', 'data-label': 'Config' }, swatch, config.gpu_config,
+          // A sampled config's totals are estimates: say from what and how sure, where they are read.
+          config.sampling ? h('div', { class: 'muted small sampling', title: 'Whole-trace numbers estimated from the trace\'s sampling plan; see docs/results.md' }, config.sampling.summary) : null),
         cell('td', { 'data-label': 'Arch' }, config.arch || '—'),
         cell('td', { 'data-label': 'Clock', class: 'num' }, config.clock_mhz ? `${number(config.clock_mhz)} MHz` : '—'),
         cell('td', { 'data-label': 'Succeeded', class: 'num' }, `${config.succeeded} / ${config.replicas}`),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.TimeLimit;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -211,6 +212,48 @@ final class JsonBody {
       return item.asText();
     }
     throw invalid(name + "." + key, "must be a string or a number; got " + describe(item));
+  }
+
+  /**
+   * An entry's {@code sampling}: absent, null or {@code false} for none, {@code true} for the
+   * defaults, or {@code {"target_error", "budget", "method", "validate"}}, each optional.
+   */
+  Sampling optionalSampling(String name) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull() || (value.isBoolean() && !value.booleanValue())) {
+      return null;
+    }
+    if (value.isBoolean()) {
+      return Sampling.defaults();
+    }
+    if (!value.isObject()) {
+      throw invalid(
+          name,
+          "must be true or an object such as {\"target_error\": 0.05}; got " + describe(value));
+    }
+    JsonBody fields = new JsonBody(value, pathOf(name));
+    JsonNode target = value.get("target_error");
+    if (target != null && !target.isNull() && !target.isNumber()) {
+      throw fields.invalid(
+          "target_error", "must be a fraction such as 0.05; got " + describe(target));
+    }
+    Integer budget = fields.optionalInt("budget");
+    String method = fields.optionalString("method");
+    boolean validate = fields.optionalBoolean("validate", false);
+    try {
+      return new Sampling(
+          target == null || target.isNull() ? Sampling.DEFAULT_TARGET_ERROR : target.doubleValue(),
+          budget,
+          method,
+          validate,
+          null);
+    } catch (IllegalArgumentException e) {
+      String field =
+          e.getMessage().contains("target_error")
+              ? "target_error"
+              : e.getMessage().contains("budget") ? "budget" : "method";
+      throw new CascadeException(ErrorCode.INVALID, e.getMessage(), fields.pathOf(field));
+    }
   }
 
   /** An array of JSON objects that must be present (it may be empty). */

@@ -6,6 +6,7 @@ import static dev.cascade.core.internal.http.OpenApiJson.enumOf;
 import static dev.cascade.core.internal.http.OpenApiJson.integer;
 import static dev.cascade.core.internal.http.OpenApiJson.json;
 import static dev.cascade.core.internal.http.OpenApiJson.map;
+import static dev.cascade.core.internal.http.OpenApiJson.number;
 import static dev.cascade.core.internal.http.OpenApiJson.param;
 import static dev.cascade.core.internal.http.OpenApiJson.pathParam;
 import static dev.cascade.core.internal.http.OpenApiJson.ref;
@@ -84,6 +85,17 @@ final class OpenApiPaths {
     user("get", "/api/traces/{id}", "getTrace", "One trace with its kernels")
         .params(pathParam("id", "The trace id"))
         .answers(ok(json(ref("Trace"))), 400, 401, 403, 404);
+    user(
+            "get",
+            "/api/traces/{id}/sampling",
+            "getTraceSampling",
+            "The trace's kernel sampling plan: strata, weights, share simulated, predicted error")
+        .params(
+            pathParam("id", "The trace id"),
+            param("query", "target_error", false, "A fraction from 0.001 to 0.5; 0.05", number()),
+            param("query", "budget", false, "At most this many kernels to simulate", integer()),
+            param("query", "method", false, "instructions or features", string()))
+        .answers(ok(json(ref("SamplingPlan"))), 400, 401, 403, 404, 409, 422);
     user(
             "put",
             "/api/traces/{id}/hardware",

@@ -277,7 +277,65 @@ final class ReportSchemas {
             "total",
             ref("KernelComparison"),
             "notes",
-            array(string())));
+            array(string()),
+            "sampling",
+            described(
+                nullableRef("SampledEstimate"),
+                "How a sampled entry's total was estimated; null when not sampled")));
+    schemas.put(
+        "EstimateInterval",
+        object(
+            List.of(),
+            "estimate",
+            nullable(number("The mean over replicas of each replica's weighted estimate")),
+            "low",
+            nullable(number()),
+            "high",
+            nullable(number()),
+            "interval",
+            nullable(number("Relative half-width: sqrt(predicted^2 + replica_spread^2)")),
+            "replica_spread",
+            nullable(number("Half the replicas' range over the mean"))));
+    schemas.put(
+        "SamplingValidation",
+        object(
+            List.of("run_id", "state"),
+            "run_id",
+            string(),
+            "state",
+            string(),
+            "full_cycles",
+            nullable(number()),
+            "real_error",
+            nullable(number("estimate / full - 1 of total cycles")),
+            "predicted_error",
+            number("The estimate's interval, relative")));
+    schemas.put(
+        "SampledEstimate",
+        object(
+            List.of("summary", "simulated_kernels", "total_kernels", "measures"),
+            "summary",
+            string("estimated from N of M kernels (x% of warp instructions), +-y%"),
+            "simulated_kernels",
+            integer(),
+            "total_kernels",
+            integer(),
+            "simulated_warp_instructions",
+            integer(),
+            "total_warp_instructions",
+            integer(),
+            "simulated_share",
+            number(),
+            "predicted_error",
+            number(),
+            "measures",
+            mapOf(ref("EstimateInterval")),
+            "simulated_seconds",
+            nullable(number("Mean wall time of the sims")),
+            "full_trace_seconds_estimate",
+            nullable(number("The same for the whole trace, at the same rate")),
+            "validation",
+            nullableRef("SamplingValidation")));
     schemas.put(
         "Results",
         object(

@@ -119,7 +119,26 @@ final class ResourceSchemas {
             "name",
             string(
                 "What the entry's sims and results are called: the label, else the config and"
-                    + " its params as -name=value (written for variants and labelled entries)")));
+                    + " its params as -name=value (written for variants and labelled entries)"),
+            "sampling",
+            described(
+                ReportSchemas.nullableRef("Sampling"),
+                "Simulate only the trace's sampling plan's representatives and estimate the whole"
+                    + " trace (true for the defaults); not with kernels")));
+    schemas.put(
+        "Sampling",
+        object(
+            List.of(),
+            "target_error",
+            map("type", "number", "minimum", 0.001, "maximum", 0.5, "default", 0.05),
+            "budget",
+            nullable(integer("At most this many kernels to simulate")),
+            "method",
+            enumOf("instructions", "features"),
+            "validate",
+            bool(),
+            "validation_run",
+            nullable(string("The run simulating the whole trace once, set by Cascade"))));
     schemas.put(
         "RunRequest",
         object(
@@ -347,6 +366,58 @@ final class ResourceSchemas {
             nullable(string("x,y,z")),
             "instructions",
             nullable(integer("Warp-level instructions counted in the trace file"))));
+    schemas.put(
+        "SamplingStratum",
+        object(
+            List.of("members", "representative", "weight"),
+            "name",
+            nullable(string()),
+            "grid",
+            nullable(string("x,y,z")),
+            "block",
+            nullable(string("x,y,z")),
+            "size",
+            integer("Launches it stands for"),
+            "members",
+            string("Their positions in kernelslist.g, as a kernel window: 1-5,9"),
+            "representative",
+            integer("The position of the launch simulated for them"),
+            "representative_instructions",
+            nullable(integer("Its warp instructions")),
+            "warp_instructions",
+            integer("The members' warp instructions together"),
+            "weight",
+            number("What the representative's numbers are multiplied by"),
+            "dispersion",
+            number("Coefficient of variation of the members' features")));
+    schemas.put(
+        "SamplingPlan",
+        object(
+            List.of("trace_id", "strata", "predicted_error"),
+            "trace_id",
+            string(),
+            "request",
+            ref("Sampling"),
+            "summary",
+            string("estimated from N of M kernels (x% of warp instructions)"),
+            "kernels",
+            integer(),
+            "simulated_kernels",
+            integer(),
+            "warp_instructions",
+            integer(),
+            "simulated_warp_instructions",
+            integer(),
+            "simulated_share",
+            number("Of warp instructions, 0 to 1"),
+            "predicted_error",
+            number("Relative, about 95%"),
+            "window",
+            string("The representatives as a kernel window"),
+            "strata",
+            array(ref("SamplingStratum")),
+            "notes",
+            array(string())));
     schemas.put(
         "Trace",
         object(

@@ -7,6 +7,7 @@ import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunStorage;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.json.ApiJson;
@@ -90,8 +91,12 @@ final class RunRoutes {
           throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("context"));
         }
       }
+      Sampling sampling = item.optionalSampling("sampling");
       try {
-        entries.add(new RunEntry(gpuConfig, count, kernels, timeLimit, context));
+        entries.add(
+            new RunEntry(gpuConfig, count, kernels, timeLimit)
+                .withContext(context)
+                .withSampling(sampling));
       } catch (IllegalArgumentException e) {
         throw new CascadeException(ErrorCode.INVALID, e.getMessage(), item.pathOf("kernels"));
       }
@@ -101,15 +106,7 @@ final class RunRoutes {
       if (!params.isEmpty() || !sweep.isEmpty() || label != null) {
         try {
           RunEntry plain = entries.removeLast();
-          entries.add(
-              new RunEntry(
-                  plain.gpuConfig(),
-                  plain.count(),
-                  plain.kernels(),
-                  plain.timeLimit(),
-                  params,
-                  sweep,
-                  label));
+          entries.add(plain.withParams(params).withSweep(sweep).withLabel(label));
         } catch (IllegalArgumentException e) {
           throw new CascadeException(
               ErrorCode.INVALID,

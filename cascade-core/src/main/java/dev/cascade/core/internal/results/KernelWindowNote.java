@@ -35,6 +35,7 @@ final class KernelWindowNote {
         result.total(),
         notes,
         result.base(),
-        result.params());
+        result.params(),
+        result.sampling());
   }
 }

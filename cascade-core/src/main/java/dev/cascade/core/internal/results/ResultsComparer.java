@@ -15,11 +15,14 @@ import dev.cascade.core.Results;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
 import dev.cascade.core.Runs;
+import dev.cascade.core.SampledEstimate;
+import dev.cascade.core.SamplingPlan;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
 import dev.cascade.core.Spread;
 import dev.cascade.core.Trace;
 import dev.cascade.core.internal.catalog.ConfigVariants;
+import dev.cascade.core.internal.sampling.TraceSampling;
 import dev.cascade.core.internal.store.Database;
 import dev.cascade.core.internal.store.HardwareRepository;
 import dev.cascade.core.internal.store.KernelRepository;
@@ -50,6 +53,7 @@ public final class ResultsComparer implements Results {
   private final HardwareCorrelator hardware;
   private final RunExports exports;
   private final List<Measure> measures;
+  private final TraceSampling sampling;
 
   /**
    * Results of the runs in {@code database}, with each config's architecture and core clock taken
@@ -95,6 +99,8 @@ public final class ResultsComparer implements Results {
     this.traces = new TraceRepository(database);
     this.hardware =
         new HardwareCorrelator(new HardwareRepository(database, Clock.systemUTC()), tracesFolder);
+    this.sampling =
+        new TraceSampling(traces::find, tracesFolder == null ? null : tracesFolder::resolve);
   }
 
   @Override
@@ -198,9 +204,49 @@ public final class ResultsComparer implements Results {
               .filter(sim -> sim.gpuConfig().equals(entry.name()))
               .toList();
       ConfigResult result = configResult(entry, sims, kernelsBySim, extra, statistics);
+      if (entry.sampling() != null) {
+        result = sampled(run, entry, result, sims, kernelsBySim);
+      }
       results.add(entry.kernels() == null ? result : KernelWindowNote.add(result, entry));
     }
     return List.copyOf(results);
+  }
+
+  /** A sampled entry's result, its total estimated from the trace's plan. */
+  private ConfigResult sampled(
+      Run run,
+      RunEntry entry,
+      ConfigResult result,
+      List<Sim> sims,
+      Map<String, List<KernelRepository.Headline>> kernelsBySim) {
+    SamplingPlan plan;
+    try {
+      plan = sampling.plan(run.traceId(), entry.sampling().request());
+    } catch (CascadeException e) {
+      List<String> notes = new ArrayList<>(result.notes());
+      notes.add(
+          0,
+          "sampled, but the trace's sampling plan cannot be made now ("
+              + e.getMessage()
+              + "): the total is the simulated kernels' own, not an estimate of the whole trace");
+      return result.withSampling(result.total(), notes, null);
+    }
+    return SampledResults.estimate(
+        result, entry, sims, kernelsBySim, plan, validation(entry.sampling().validationRun()));
+  }
+
+  /** What the run simulating the whole trace says so far; null when there is none. */
+  private SampledEstimate.Validation validation(String runId) {
+    if (runId == null) {
+      return null;
+    }
+    Optional<Run> full = runs.find(runId);
+    if (full.isEmpty()) {
+      return new SampledEstimate.Validation(runId, "unknown", null, null);
+    }
+    ConfigResult whole = compare(full.get(), Measures.DEFAULTS).getFirst();
+    Double cycles = whole.succeeded() > 0 ? whole.total().cycles().mean() : null;
+    return new SampledEstimate.Validation(runId, full.get().state().wireName(), cycles, null);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -378,7 +424,8 @@ public final class ResultsComparer implements Results {
         whole,
         notes,
         entry.gpuConfig(),
-        entry.params());
+        entry.params(),
+        null);
   }
 
   /** The extra measures' values for one sim, from its kernels' headlines and statistics. */

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.core.KernelWindow;
 import dev.cascade.core.Sim;
 import dev.cascade.core.internal.store.ChunkRepository;
 import dev.cascade.core.internal.store.KernelRepository;
@@ -16,6 +17,12 @@ import java.util.Set;
  * and simulator), replica and kernel window match an earlier succeeded sim takes that sim's results
  * instead of simulating. Its kernels and log are copied, so results, downloads and comparisons read
  * it like any other sim, and it is {@code succeeded} at once with {@code reused_from} set.
+ *
+ * <p>Per kernel: a sim of a kernel window (a sampled entry's representatives) with no such match
+ * takes its kernels from an earlier sim of the whole trace on the same inputs and replica, since a
+ * kernel's numbers are keyed by the trace's content hash, the config's hash and the simulator: a
+ * sampled run after a full run launches nothing. Its log stays the whole-trace sim's ({@code
+ * reused_from}); it keeps none of its own.
  */
 final class ResultReuse {
 
@@ -37,6 +44,16 @@ final class ResultReuse {
         KernelRepository.copy(connection, earlier.get(), sim.id());
         ChunkRepository.copy(connection, earlier.get(), sim.id());
         reused.add(sim.id());
+        continue;
+      }
+      // Per kernel: a window's kernels taken from a sim of the whole trace on the same inputs.
+      var whole = sims.wholeTraceSimFor(connection, sim);
+      if (whole.isPresent()) {
+        List<Integer> positions = KernelWindow.parse(sim.kernels()).positions();
+        if (KernelRepository.copyWindow(connection, whole.get(), sim.id(), positions)
+            && sims.reuseKernelsOf(connection, sim, whole.get(), positions.size(), now)) {
+          reused.add(sim.id());
+        }
       }
     }
     return reused;

@@ -130,6 +130,14 @@ public final class RunRequestValidator {
           given.context() == null
               ? given
               : given.withContext(context.isFirst() ? TraceLayout.FIRST_CONTEXT : context.name());
+      if (given.sampling() != null && !context.isFirst()) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            "sampling plans cover the trace's first CUDA context; context \""
+                + context.name()
+                + "\" cannot be sampled: simulate it whole, or a window of it with kernels",
+            "entries[" + i + "].context");
+      }
       String field = "entries[" + i + "].gpu_config";
       if (!seen.add(entry.name())) {
         throw new CascadeException(
@@ -299,8 +307,9 @@ public final class RunRequestValidator {
 
   /**
    * A request that passed: the trace and, per entry, its config and its CUDA context; {@code
-   * entries} are the request's with each sweep expanded into its variants, a context named as its list ({@code kernelslist_ctx_0x2.g}) written
-   * as the context's name ({@code kernelslist_ctx_0x2}). The maps are keyed by these entries.
+   * entries} are the request's with each sweep expanded into its variants, a context named as its
+   * list ({@code kernelslist_ctx_0x2.g}) written as the context's name ({@code
+   * kernelslist_ctx_0x2}). The maps are keyed by these entries.
    */
   public record Validated(
       Trace trace,

@@ -17,6 +17,7 @@ import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
+import dev.cascade.core.Sampling;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
@@ -41,6 +42,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,6 +113,12 @@ public final class RunService implements Runs {
   public Run create(String traceId, List<RunEntry> entries, RunOptions options) {
     Objects.requireNonNull(options, "options");
     RunRequestValidator.Validated request = validator.validate(traceId, entries);
+    Map<RunEntry, KernelWindow> sampled = samplingWindows(traceId, entries, request.entries());
+    if (!sampled.isEmpty()) {
+      entries = withValidationRuns(traceId, entries, options);
+      request = validator.validate(traceId, entries);
+      sampled = samplingWindows(traceId, entries, request.entries());
+    }
     Instant now = clock.instant();
     String runId = ids.newRunId();
     List<Sim> pending = new ArrayList<>();
@@ -118,7 +126,8 @@ public final class RunService implements Runs {
       TraceContext context = request.contextOf(entry.getKey());
       Provenance provenance =
           inputs.of(traces.folderOf(request.trace().id()), context, entry.getValue());
-      Optional<KernelWindow> window = entry.getKey().window();
+      Optional<KernelWindow> window =
+          Optional.ofNullable(sampled.get(entry.getKey())).or(() -> entry.getKey().window());
       for (int replica = 0; replica < entry.getKey().count(); replica++) {
         Sim sim =
             Sim.pending(
@@ -158,6 +167,80 @@ public final class RunService implements Runs {
     submitByEntry(
         pending.stream().filter(sim -> !reused.contains(sim.id())).toList(), run, request);
     return get(runId);
+  }
+
+  /**
+   * The kernels each sampled entry of {@code validated} simulates: its plan's representatives (a
+   * plan per sampling request, so a swept entry's variants share one). A plan that cannot be made
+   * is refused naming the {@code requested} entry's field.
+   */
+  private Map<RunEntry, KernelWindow> samplingWindows(
+      String traceId, List<RunEntry> requested, List<RunEntry> validated) {
+    Map<Sampling, KernelWindow> plans = new HashMap<>();
+    for (int i = 0; i < requested.size(); i++) {
+      RunEntry entry = requested.get(i);
+      if (entry.sampling() == null || plans.containsKey(entry.sampling().request())) {
+        continue;
+      }
+      try {
+        plans.put(
+            entry.sampling().request(),
+            traces.sampling(traceId, entry.sampling().request()).window());
+      } catch (CascadeException e) {
+        throw new CascadeException(
+            e.code(),
+            e.getMessage(),
+            "entries[" + i + "]." + (e.field() == null ? "sampling" : e.field()));
+      }
+    }
+    Map<RunEntry, KernelWindow> windows = new LinkedHashMap<>();
+    for (RunEntry entry : validated) {
+      if (entry.sampling() != null) {
+        windows.put(entry, plans.get(entry.sampling().request()));
+      }
+    }
+    return windows;
+  }
+
+  /**
+   * Entries as they are kept: the first sampled entry that asks to validate gets a run of its own
+   * simulating the whole trace once on its config (taking earlier results where it can), named in
+   * its {@code validation_run}; a rerun's old validation run is not carried over.
+   */
+  private List<RunEntry> withValidationRuns(
+      String traceId, List<RunEntry> entries, RunOptions options) {
+    List<RunEntry> kept = new ArrayList<>(entries.size());
+    boolean validated = false;
+    for (RunEntry entry : entries) {
+      if (entry.sampling() == null) {
+        kept.add(entry);
+        continue;
+      }
+      RunEntry plain = entry.withSampling(entry.sampling().request());
+      if (plain.sampling().validate() && !validated) {
+        validated = true;
+        // The whole trace on the entry's config as the entry changes it (a sweep's first variant).
+        RunEntry first = entry.expand().get(0);
+        RunEntry whole =
+            new RunEntry(first.gpuConfig(), 1)
+                .withContext(first.context())
+                .withParams(first.params())
+                .withLabel(first.label());
+        Run full =
+            create(
+                traceId,
+                List.of(whole),
+                new RunOptions(options.owner(), options.priority()).withReuse(true));
+        log.info(
+            "run {} simulates the whole trace {} on {} to validate a sampled entry",
+            full.id(),
+            traceId,
+            entry.gpuConfig());
+        plain = plain.withSampling(plain.sampling().withValidationRun(full.id()));
+      }
+      kept.add(plain);
+    }
+    return kept;
   }
 
   @Override

@@ -129,6 +129,52 @@ public final class KernelRepository {
         });
   }
 
+  /**
+   * Per-kernel reuse: copies the kernels at trace {@code positions} (from 1, ascending) of the
+   * whole-trace sim {@code fromId} to the windowed sim {@code toId}, numbered as a sim of that
+   * window prints them (log positions from 0, launch uids from 1, instances counted per name within
+   * the window). Writes nothing and returns false when {@code fromId} lacks one of them.
+   */
+  public static boolean copyWindow(
+      Connection connection, String fromId, String toId, List<Integer> positions)
+      throws SQLException {
+    Map<Integer, String> names = new HashMap<>();
+    try (PreparedStatement select =
+        connection.prepareStatement("SELECT position, name FROM sim_kernels WHERE sim_id = ?")) {
+      select.setString(1, fromId);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          names.put(rows.getInt(1), rows.getString(2));
+        }
+      }
+    }
+    for (int position : positions) {
+      if (!names.containsKey(position - 1)) {
+        return false;
+      }
+    }
+    Map<String, Integer> instances = new HashMap<>();
+    try (PreparedStatement copy =
+        connection.prepareStatement(
+            "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles, instructions,"
+                + " ipc, stats) SELECT ?, ?, name, ?, ?, cycles, instructions, ipc, stats"
+                + " FROM sim_kernels WHERE sim_id = ? AND position = ?")) {
+      for (int i = 0; i < positions.size(); i++) {
+        int from = positions.get(i) - 1;
+        int instance = instances.merge(names.get(from), 1, Integer::sum) - 1;
+        copy.setString(1, toId);
+        copy.setInt(2, i);
+        copy.setLong(3, i + 1L);
+        copy.setInt(4, instance);
+        copy.setString(5, fromId);
+        copy.setInt(6, from);
+        copy.addBatch();
+      }
+      copy.executeBatch();
+    }
+    return true;
+  }
+
   /** Every kernel of the sim, with its statistics, in log order. */
   public List<KernelResult> read(Connection connection, String simId) throws SQLException {
     List<KernelResult> kernels = new ArrayList<>();

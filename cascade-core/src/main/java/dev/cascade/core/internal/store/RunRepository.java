@@ -316,8 +316,8 @@ public final class RunRepository {
 
   /**
    * Entries as a JSON array of {@code {"gpu_config": ..., "count": ...}} (with {@code
-   * "time_limit_s"}, {@code "kernels"}, {@code "context"}, {@code "sampling"}, {@code "params"}
-   * and {@code "label"} when the entry has them), in request order. A run's entries are stored
+   * "time_limit_s"}, {@code "kernels"}, {@code "context"}, {@code "sampling"}, {@code "params"} and
+   * {@code "label"} when the entry has them), in request order. A run's entries are stored
    * expanded: a sweep is stored as its variants.
    */
   private static String entriesJson(List<RunEntry> entries) {

@@ -398,6 +398,55 @@ public final class SimRepository {
   }
 
   /**
+   * Per-kernel reuse: the first earlier sim that simulated the whole trace on the same inputs
+   * ({@link Provenance}) and replica, and whose log ended normally, for a new sim of a kernel
+   * window to take its kernels from. Empty when there is none, or the sim has no window.
+   */
+  public Optional<String> wholeTraceSimFor(Connection connection, Sim sim) throws SQLException {
+    Provenance provenance = sim.provenance();
+    if (!provenance.reusable() || sim.kernels() == null) {
+      return Optional.empty();
+    }
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT coalesce(reused_from, id) FROM sims WHERE state = 'succeeded'"
+                + " AND trace_hash = ? AND config_hash = ? AND simulator = ? AND replica = ?"
+                + " AND kernel_window IS NULL AND log_outcome = 'complete' AND id <> ?"
+                + " ORDER BY finished_at, id LIMIT 1")) {
+      SimRows.bind(
+          select,
+          provenance.traceHash(),
+          provenance.configHash(),
+          provenance.simulator(),
+          sim.replica(),
+          sim.id());
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Makes the new pending windowed {@code sim} {@code succeeded} at once with the {@code kernels}
+   * the caller copied from the whole-trace sim {@code from}, never launched; it keeps no log of its
+   * own ({@code reused_from} names the sim whose log holds its kernels).
+   */
+  public boolean reuseKernelsOf(
+      Connection connection, Sim sim, String from, int kernels, Instant at) throws SQLException {
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET (exit_code, latest_metrics, accelsim_build, gpgpusim_build,"
+                + " accelsim_version, gpgpusim_version) = (SELECT f.exit_code, f.latest_metrics,"
+                + " f.accelsim_build, f.gpgpusim_build, f.accelsim_version, f.gpgpusim_version"
+                + " FROM sims f WHERE f.id = ?), chunks_parsed = 0, kernels_done = ?,"
+                + " kernels_total = ?, log_outcome = 'complete', state = 'succeeded',"
+                + " finished_at = ?, reused_from = ? WHERE id = ? AND state = 'pending'")) {
+      SimRows.bind(update, from, kernels, kernels, SqlTimes.text(at), from, sim.id());
+      return update.executeUpdate() == 1;
+    }
+  }
+
+  /**
    * Stores the build strings the sim's log printed and the versions their lines named; a build
    * already stored is kept, and so is its version.
    */

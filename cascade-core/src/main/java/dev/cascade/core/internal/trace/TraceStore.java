@@ -143,6 +143,15 @@ public final class TraceStore implements Traces, AutoCloseable {
     return engine.tracesFolder();
   }
 
+  @Override
+  public dev.cascade.core.SamplingPlan sampling(String traceId, dev.cascade.core.Sampling request) {
+    if (!Trace.isValidId(traceId)) {
+      throw Trace.invalidId(traceId);
+    }
+    return new dev.cascade.core.internal.sampling.TraceSampling(this::find, this::folderOf)
+        .plan(traceId, request);
+  }
+
   /**
    * The folder of trace {@code id}, which may not exist yet; always directly inside {@link
    * #tracesFolder()}.

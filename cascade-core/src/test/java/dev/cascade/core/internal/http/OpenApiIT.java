@@ -178,6 +178,33 @@ final class OpenApiIT {
     written.put(
         "GcResult",
         StorageJson.writeCollection(new LogCollection(JsonSamples.T0, 1, 2, 1000, 50, 3)));
+    dev.cascade.core.SamplingPlan plan =
+        dev.cascade.core.SamplingPlans.plan(
+            "demo", JsonSamples.trace().kernels(), dev.cascade.core.Sampling.of(0.05));
+    written.put("Sampling", dev.cascade.core.json.SamplingJson.writeSampling(plan.request()));
+    written.put("SamplingPlan", dev.cascade.core.json.SamplingJson.writePlan(plan));
+    written.put(
+        "SamplingStratum", firstOf(dev.cascade.core.json.SamplingJson.writePlan(plan), "strata"));
+    dev.cascade.core.SampledEstimate estimate =
+        new dev.cascade.core.SampledEstimate(
+            1,
+            3,
+            10,
+            30,
+            0.02,
+            Map.of("cycles", new dev.cascade.core.SampledEstimate.Interval(100, 98, 102, 0.02, 0)),
+            1.0,
+            3.0,
+            new dev.cascade.core.SampledEstimate.Validation("r_2", "succeeded", 101.0, -0.01));
+    Map<String, Object> estimateJson = dev.cascade.core.json.SamplingJson.writeEstimate(estimate);
+    written.put("SampledEstimate", estimateJson);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> interval =
+        (Map<String, Object>) ((Map<String, Object>) estimateJson.get("measures")).get("cycles");
+    written.put("EstimateInterval", interval);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> validation = (Map<String, Object>) estimateJson.get("validation");
+    written.put("SamplingValidation", validation);
     written.put("RunSummary", RunListJson.writeSummary(JsonSamples.run()));
     written.put(
         "RunList", RunListJson.writePage(new RunPage(List.of(JsonSamples.run()), "cursor")));

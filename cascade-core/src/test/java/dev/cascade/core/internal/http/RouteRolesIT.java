@@ -57,6 +57,7 @@ final class RouteRolesIT {
     TABLE.put("GET /api/uploads", Access.VIEWER);
     TABLE.put("GET /api/traces", Access.VIEWER);
     TABLE.put("GET /api/traces/{id}", Access.VIEWER);
+    TABLE.put("GET /api/traces/{id}/sampling", Access.VIEWER);
     TABLE.put("GET /api/gpu-configs", Access.VIEWER);
     TABLE.put("PUT /api/traces/{id}/hardware", Access.SUBMITTER);
     TABLE.put("GET /api/measures", Access.VIEWER);
@@ -74,6 +75,7 @@ final class RouteRolesIT {
     TABLE.put("GET /api/runs/{id}/results/sims.csv", Access.VIEWER);
     TABLE.put("GET /api/runs/{id}/results/get_stats.csv", Access.VIEWER);
     TABLE.put("GET /api/runs/{id}/correlation", Access.VIEWER);
+    TABLE.put("GET /api/runs/{id}/entries/{entry}/{file}", Access.VIEWER);
     TABLE.put("GET /api/compare", Access.VIEWER);
     TABLE.put("GET /api/sims/{id}/log", Access.VIEWER);
     TABLE.put("GET /api/sims/{id}/kernels", Access.VIEWER);
@@ -228,6 +230,7 @@ final class RouteRolesIT {
             .replace("/api/sims/{id}", "/api/sims/" + simId)
             .replace("{seq}", "0")
             .replace("{name}", "target")
+            .replace("/entries/{entry}/{file}", "/entries/0/gpgpusim.config")
             .replace("{file}", "app.js");
     if (path.equals("/api/compare")) {
       path += "?runs=" + runId + "," + runId;
