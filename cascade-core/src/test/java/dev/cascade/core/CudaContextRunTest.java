@@ -115,7 +115,12 @@ final class CudaContextRunTest {
   /** Runs the emulator on what the sim was launched with, as its agent would: the log's kernels. */
   private static List<KernelStats> emulate(SimLaunch launch) throws Exception {
     EmulatorOptions options =
-        EmulatorOptions.of(launch.contract().traceDir(), launch.contract().gpuConfig())
+        EmulatorOptions.of(
+                launch.contract().traceDir(),
+                // A variant's sims get its effective folder, as the agent reads it.
+                launch.contract().gpuConfigDir() != null
+                    ? launch.contract().gpuConfigDir().toString()
+                    : launch.contract().gpuConfig())
             .withSpeed(0);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     assertThat(Emulator.run(Emulator.prepare(options), 0, out, Pacer.system())).isZero();
@@ -304,5 +309,45 @@ final class CudaContextRunTest {
         out,
         Pacer.system());
     return instructions(LogSummary.parse(out.toString(UTF_8)).kernels());
+  }
+
+  @Test
+  void aSweptEntryOfAContext_givesEachVariantThatContextsList() throws Exception {
+    RunEntry swept =
+        new RunEntry("SM90_H100", 1)
+            .withContext("kernelslist_ctx_0x2")
+            .withSweep(java.util.Map.of("-gpgpu_n_clusters", List.of("66", "132")));
+
+    Run run = engine.runs().create("two-ctx", List.of(swept));
+
+    assertThat(run.entries())
+        .extracting(RunEntry::name)
+        .containsExactly("SM90_H100 -gpgpu_n_clusters=66", "SM90_H100 -gpgpu_n_clusters=132");
+    assertThat(run.entries()).extracting(RunEntry::context).containsOnly("kernelslist_ctx_0x2");
+    Sim a = run.sims().get(0);
+    Sim b = run.sims().get(1);
+    assertThat(a.provenance().traceHash()).isEqualTo(b.provenance().traceHash());
+    assertThat(a.provenance().configHash()).isNotEqualTo(b.provenance().configHash());
+    for (Sim sim : run.sims()) {
+      assertThat(sim.progress().kernelsTotal()).isEqualTo(1);
+      assertThat(emulate(launchOf(sim.id())))
+          .extracting(KernelStats::name)
+          .containsExactly("kernel_3");
+    }
+  }
+
+  @Test
+  void samplingAContextOtherThanTheFirst_isRefusedNamingTheContext() {
+    RunEntry sampled =
+        new RunEntry("SM90_H100", 1, Sampling.of(0.05)).withContext("kernelslist_ctx_0x2");
+
+    assertThatThrownBy(() -> engine.runs().create("two-ctx", List.of(sampled)))
+        .isInstanceOfSatisfying(
+            CascadeException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("entries[0].context");
+              assertThat(e.getMessage())
+                  .contains("first CUDA context", "\"kernelslist_ctx_0x2\" cannot be sampled");
+            });
   }
 }

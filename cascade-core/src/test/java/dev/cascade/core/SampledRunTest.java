@@ -239,6 +239,35 @@ final class SampledRunTest {
     assertThat(Math.abs(validation.realError())).isLessThanOrEqualTo(0.03);
   }
 
+  @Test
+  void aSampledSweep_simulatesThePlanOnEachVariant_andEstimatesEach() throws Exception {
+    SamplingPlan plan = engine.traces().sampling("llm24", Sampling.of(0.05));
+    RunEntry swept =
+        new RunEntry("SM90_H100", 1, Sampling.of(0.05))
+            .withSweep(java.util.Map.of("-gpgpu_kernel_launch_latency", List.of("1000", "3000")));
+
+    Run run = engine.runs().create("llm24", List.of(swept), RunOptions.defaults());
+    playUntilDone(run.id());
+
+    assertThat(run.sims())
+        .allSatisfy(sim -> assertThat(sim.kernels()).isEqualTo(plan.window().text()));
+    List<ConfigResult> results = engine.results().compare(run.id());
+    assertThat(results)
+        .extracting(ConfigResult::gpuConfig)
+        .containsExactly(
+            "SM90_H100 -gpgpu_kernel_launch_latency=1000",
+            "SM90_H100 -gpgpu_kernel_launch_latency=3000");
+    for (ConfigResult result : results) {
+      assertThat(result.base()).isEqualTo("SM90_H100");
+      assertThat(result.sampling()).as(result.gpuConfig() + " estimated").isNotNull();
+      assertThat(result.total().cycles().mean())
+          .isEqualTo(result.sampling().measures().get("cycles").estimate());
+    }
+    // The variant that launches kernels sooner is estimated faster over the whole trace.
+    assertThat(results.get(0).total().cycles().mean())
+        .isLessThan(results.get(1).total().cycles().mean());
+  }
+
   /** Plays every launched sim of the run (emulating it here), then waits for it to finish. */
   private void playUntilDone(String runId) throws Exception {
     int sims = engine.runs().get(runId).sims().size();
