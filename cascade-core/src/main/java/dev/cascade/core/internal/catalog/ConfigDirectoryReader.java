@@ -17,7 +17,8 @@ import java.util.OptionalInt;
 
 /**
  * Turns one tested-cfgs directory into a {@link GpuConfig}: the architecture from the name, checked
- * against the compute capability in {@code gpgpusim.config}; the clock and SM count from the file.
+ * against the compute capability in {@code gpgpusim.config}; the clock and SM count from the file;
+ * its {@code trace.config} beside that file, else in the folder where Accel-Sim keeps them apart.
  * Never throws: a directory it cannot read becomes an unusable config with the reason.
  */
 final class ConfigDirectoryReader {
@@ -26,7 +27,11 @@ final class ConfigDirectoryReader {
 
   private ConfigDirectoryReader() {}
 
-  static GpuConfig read(Path directory) {
+  /**
+   * @param traceConfigs where Accel-Sim keeps each config's {@code trace.config} apart ({@code
+   *     <traceConfigs>/<name>/trace.config}), used when the directory has none; null for none
+   */
+  static GpuConfig read(Path directory, Path traceConfigs) {
     String name = directory.getFileName().toString();
     Path configFile = directory.resolve("gpgpusim.config");
     GpgpusimConfig config;
@@ -38,13 +43,30 @@ final class ConfigDirectoryReader {
       return GpuConfig.unusable(name, "cannot read " + configFile + ": " + describe(e), directory);
     }
     try {
-      return fromConfig(name, config, directory);
+      return fromConfig(name, config, directory, traceConfigs);
     } catch (ConfigFormatException e) {
       return GpuConfig.unusable(name, e.getMessage(), directory);
     }
   }
 
-  private static GpuConfig fromConfig(String name, GpgpusimConfig config, Path directory) {
+  /**
+   * The config's {@code trace.config}: beside its {@code gpgpusim.config}, else {@code
+   * <traceConfigs>/<name>/trace.config}; empty when neither is a file.
+   */
+  static Optional<Path> traceConfigOf(Path directory, Path traceConfigs) {
+    Path beside = directory.resolve("trace.config");
+    if (Files.isRegularFile(beside)) {
+      return Optional.of(beside);
+    }
+    if (traceConfigs == null) {
+      return Optional.empty();
+    }
+    Path apart = traceConfigs.resolve(directory.getFileName().toString()).resolve("trace.config");
+    return Files.isRegularFile(apart) ? Optional.of(apart) : Optional.empty();
+  }
+
+  private static GpuConfig fromConfig(
+      String name, GpgpusimConfig config, Path directory, Path traceConfigs) {
     List<String> warnings = new ArrayList<>();
     Optional<String> nameArch = GpuFacts.archFromName(name);
     Optional<ComputeCapability> capability = config.computeCapability();
@@ -89,20 +111,26 @@ final class ConfigDirectoryReader {
       return GpuConfig.unusable(
           name, config.source() + " sets no -gpgpu_n_clusters, so no SM count", directory);
     }
-    boolean hasTraceConfig = Files.isRegularFile(directory.resolve("trace.config"));
-    if (!hasTraceConfig) {
-      warnings.add("no trace.config: a real accel-sim.out needs one for trace-driven runs");
+    Optional<Path> traceConfig = traceConfigOf(directory, traceConfigs);
+    if (traceConfig.isEmpty()) {
+      warnings.add(
+          "no trace.config"
+              + (traceConfigs == null
+                  ? ""
+                  : " (neither beside gpgpusim.config nor in " + traceConfigs.resolve(name) + ")")
+              + ": a real accel-sim.out needs one for trace-driven runs");
     }
     return new GpuConfig(
         name,
         arch,
         clock.getAsDouble(),
         sms.getAsInt(),
-        hasTraceConfig,
+        traceConfig.isPresent(),
         true,
         null,
         warnings,
-        directory);
+        directory,
+        traceConfig.orElse(null));
   }
 
   private static String describe(Exception e) {
