@@ -97,8 +97,10 @@ public record CascadeSettings(
 
   /**
    * The GPU config catalog {@code environment} asks for: {@code CASCADE_ACCELSIM_CONFIGS}, else
-   * {@code $CASCADE_ACCELSIM_DIR/gpu-simulator/gpgpu-sim/configs/tested-cfgs}, else the built-in
-   * one. The same catalog {@link Builder#fromEnvironment} sets.
+   * {@code $CASCADE_ACCELSIM_DIR/gpu-simulator/gpgpu-sim/configs/tested-cfgs} with each config's
+   * {@code trace.config} from beside it or from {@code gpu-simulator/configs/tested-cfgs/<name>/}
+   * ({@link GpuConfigCatalog#forAccelSim}), else the built-in one. The same catalog {@link
+   * Builder#fromEnvironment} sets.
    *
    * @throws CascadeException {@code INVALID}, naming the variable and its value, when the folder
    *     does not exist

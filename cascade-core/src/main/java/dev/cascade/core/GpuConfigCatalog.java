@@ -23,8 +23,14 @@ import java.util.Optional;
  */
 public final class GpuConfigCatalog {
 
-  /** Where a built Accel-Sim keeps its GPU configs. */
+  /** Where a built Accel-Sim keeps its GPU configs: GPGPU-Sim's folders of gpgpusim.config. */
   public static final String TESTED_CFGS = "gpu-simulator/gpgpu-sim/configs/tested-cfgs";
+
+  /**
+   * Where Accel-Sim keeps each config's {@code trace.config}, apart from its {@code
+   * gpgpusim.config}: {@code <this>/<name>/trace.config} under the Accel-Sim folder.
+   */
+  public static final String TRACE_CONFIGS = "gpu-simulator/configs/tested-cfgs";
 
   private final FolderCatalog folder;
   private final List<GpuConfig> builtIn;
@@ -60,7 +66,7 @@ public final class GpuConfigCatalog {
   /** The configs in an Accel-Sim tested-cfgs folder. */
   public static GpuConfigCatalog fromFolder(Path folder) {
     Objects.requireNonNull(folder, "folder");
-    return new GpuConfigCatalog(new FolderCatalog(folder.toAbsolutePath().normalize()), null);
+    return new GpuConfigCatalog(new FolderCatalog(folder.toAbsolutePath().normalize(), null), null);
   }
 
   /** Cascade's own catalog, used with the emulator when no Accel-Sim is installed. */
@@ -69,7 +75,10 @@ public final class GpuConfigCatalog {
   }
 
   /**
-   * The configs of the built Accel-Sim in {@code accelSimDir}: its {@value #TESTED_CFGS} folder.
+   * The configs of the built Accel-Sim in {@code accelSimDir}: its {@value #TESTED_CFGS} folder,
+   * each with its {@code trace.config} from beside its {@code gpgpusim.config}, else from {@value
+   * #TRACE_CONFIGS}{@code /<name>/}, where Accel-Sim keeps them apart (a sim then gets a folder
+   * holding both: {@code CASCADE_GPU_CONFIG_DIR}).
    *
    * @throws CascadeException {@code INVALID} when that folder does not exist
    */
@@ -85,7 +94,9 @@ public final class GpuConfigCatalog {
               + "\" is not a built Accel-Sim; point at the folder Accel-Sim was cloned and built"
               + " in");
     }
-    return fromFolder(folder);
+    Path root = accelSimDir.toAbsolutePath().normalize();
+    return new GpuConfigCatalog(
+        new FolderCatalog(root.resolve(TESTED_CFGS), root.resolve(TRACE_CONFIGS)), null);
   }
 
   /** Every config, usable or not, sorted by name. */

@@ -168,24 +168,38 @@ final class AccelSimDoctorIT {
   }
 
   @Test
-  void traceConfigsKeptApart_failTheConfigs_andTheSmokeRunStillFindsThem() throws Exception {
-    Path accelSim = FakeAccelSim.withScript(folder, FakeAccelSim.printsTheLog());
-    Path config = accelSim.resolve(FakeAccelSim.CONFIGS).resolve("SM7_QV100");
-    Path apart =
-        Files.createDirectories(accelSim.resolve("gpu-simulator/configs/tested-cfgs/SM7_QV100"));
-    Files.move(config.resolve("trace.config"), apart.resolve("trace.config"));
+  void anUpstreamLayout_passes_theTraceConfigFoundApart_andTheIcntOpenedFromTheRunFolder()
+      throws Exception {
+    Path accelSim = FakeAccelSim.withScript(folder, FakeAccelSim.checksItsConfigsAndPrintsTheLog());
+    Path traceConfig = FakeAccelSim.withUpstreamLayout(accelSim);
 
     DoctorReport report = check(accelSim);
 
     DoctorCheck configs = report.check("configs").orElseThrow();
+    assertThat(configs.status()).as(configs.toString()).isEqualTo(Status.PASS);
+    assertThat(configs.detail()).endsWith("1 usable, 1 with a trace.config");
+    DoctorCheck smoke = report.check("smoke").orElseThrow();
+    assertThat(smoke.status()).as(smoke.toString()).isEqualTo(Status.PASS);
+    assertThat(smoke.detail()).doesNotContain("no trace.config found");
+    assertThat(traceConfig).exists();
+  }
+
+  @Test
+  void noTraceConfigAnywhere_failsTheConfigs_sayingWhereCascadeLooked() throws Exception {
+    Path accelSim = FakeAccelSim.withScript(folder, FakeAccelSim.printsTheLog());
+    Files.delete(accelSim.resolve(FakeAccelSim.CONFIGS).resolve("SM7_QV100/trace.config"));
+
+    DoctorCheck configs = check(accelSim).check("configs").orElseThrow();
+
     assertThat(configs.status()).isEqualTo(Status.FAIL);
     assertThat(configs.detail())
         .contains("0 with a trace.config")
-        .contains("sims pass -config $CASCADE_GPU_CONFIG_DIR/trace.config, which no config has");
-    assertThat(configs.fix())
-        .contains("Accel-Sim keeps each trace.config apart")
-        .contains("cp \"$d/trace.config\"");
-    assertThat(report.check("smoke").orElseThrow().status()).isEqualTo(Status.PASS);
+        .contains("sims pass -config $CASCADE_GPU_CONFIG_DIR/trace.config, which no config has")
+        .contains(
+            "neither beside its gpgpusim.config nor in "
+                + accelSim.resolve(FakeAccelSim.TRACE_CONFIGS)
+                + "/NAME/");
+    assertThat(configs.fix()).contains("Accel-Sim keeps each config's trace.config in");
   }
 
   @Test

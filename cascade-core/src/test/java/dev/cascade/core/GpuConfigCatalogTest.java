@@ -189,6 +189,52 @@ final class GpuConfigCatalogTest {
             folder.resolve("nowhere").resolve(GpuConfigCatalog.TESTED_CFGS).toString());
   }
 
+  @Test
+  void forAccelSim_findsATraceConfigWhereAccelSimKeepsItApart_andSaysWhereItLookedForNone()
+      throws IOException {
+    Path accelSim = folder.resolve("accel-sim");
+    Path testedCfgs = accelSim.resolve(GpuConfigCatalog.TESTED_CFGS);
+    for (String name : List.of("SM7_QV100", "SM86_RTX3070")) {
+      Files.createDirectories(testedCfgs.resolve(name));
+      Files.writeString(testedCfgs.resolve(name).resolve("gpgpusim.config"), config(1132));
+    }
+    Path apart =
+        Files.createDirectories(
+            accelSim.resolve(GpuConfigCatalog.TRACE_CONFIGS).resolve("SM7_QV100"));
+    Path traceConfig =
+        Files.writeString(
+            apart.resolve("trace.config"), "-trace_opcode_latency_initiation_int 2,2\n");
+
+    GpuConfigCatalog catalog = GpuConfigCatalog.forAccelSim(accelSim);
+
+    GpuConfig qv100 = catalog.find("SM7_QV100").orElseThrow();
+    assertThat(qv100.usable()).isTrue();
+    assertThat(qv100.hasTraceConfig()).isTrue();
+    assertThat(qv100.traceConfig()).isEqualTo(traceConfig.toAbsolutePath().normalize());
+    assertThat(qv100.traceConfigApart()).isTrue();
+    assertThat(qv100.warnings()).isEmpty();
+    GpuConfig rtx3070 = catalog.find("SM86_RTX3070").orElseThrow();
+    assertThat(rtx3070.hasTraceConfig()).isFalse();
+    assertThat(rtx3070.traceConfig()).isNull();
+    assertThat(rtx3070.warnings())
+        .containsExactly(
+            "no trace.config (neither beside gpgpusim.config nor in "
+                + accelSim.resolve(GpuConfigCatalog.TRACE_CONFIGS).resolve("SM86_RTX3070")
+                + "): a real accel-sim.out needs one for trace-driven runs");
+    // A tested-cfgs folder read on its own knows nothing of Accel-Sim's other folder.
+    assertThat(GpuConfigCatalog.fromFolder(testedCfgs).find("SM7_QV100").orElseThrow())
+        .satisfies(c -> assertThat(c.hasTraceConfig()).isFalse());
+
+    // One beside gpgpusim.config wins; the listing follows the files.
+    Path beside =
+        Files.writeString(
+            testedCfgs.resolve("SM7_QV100").resolve("trace.config"),
+            "-trace_opcode_latency_initiation_int 4,2\n");
+    assertThat(catalog.find("SM7_QV100").orElseThrow())
+        .satisfies(c -> assertThat(c.traceConfig()).isEqualTo(beside.toAbsolutePath()))
+        .satisfies(c -> assertThat(c.traceConfigApart()).isFalse());
+  }
+
   private static String config(int clockMhz) {
     return "-gpgpu_n_clusters 132\n-gpgpu_clock_domains " + clockMhz + ":1:1:1\n";
   }

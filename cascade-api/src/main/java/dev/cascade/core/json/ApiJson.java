@@ -156,7 +156,10 @@ public final class ApiJson {
     return fields;
   }
 
-  /** A config; its {@code directory} is null, for the folder is on the server's machine. */
+  /**
+   * A config; its {@code directory} and {@code traceConfig} are null, for the files are on the
+   * server's machine.
+   */
   public static GpuConfig readGpuConfig(JsonNode node) {
     Fields config = Fields.of(node, "a GPU config");
     Double clock = config.numberOrNull("clock_mhz");
@@ -170,6 +173,7 @@ public final class ApiJson {
         config.bool("usable"),
         config.textOrNull("reason"),
         config.texts("warnings"),
+        null,
         null);
   }
 

@@ -266,9 +266,9 @@ public final class AppEnvironment {
   }
 
   /**
-   * The catalog asked for: {@value #ACCELSIM_CONFIGS}, else the tested-cfgs folder under {@value
-   * #ACCELSIM_DIR}, else the built-in one. A variable naming a folder that does not exist is an
-   * error that names it.
+   * The catalog asked for: {@value #ACCELSIM_CONFIGS}, else the configs of the Accel-Sim {@value
+   * #ACCELSIM_DIR} names ({@link GpuConfigCatalog#forAccelSim}), else the built-in one. A variable
+   * naming a folder that does not exist is an error that names it.
    */
   public GpuConfigCatalog catalog() {
     Optional<String> configs = nonBlank(ACCELSIM_CONFIGS);
@@ -279,7 +279,8 @@ public final class AppEnvironment {
     Optional<String> accelSim = nonBlank(ACCELSIM_DIR);
     if (accelSim.isPresent()) {
       Path folder = Path.of(accelSim.get()).resolve(GpuConfigCatalog.TESTED_CFGS);
-      return GpuConfigCatalog.fromFolder(requireFolder(folder, ACCELSIM_DIR, accelSim.get()));
+      requireFolder(folder, ACCELSIM_DIR, accelSim.get());
+      return GpuConfigCatalog.forAccelSim(Path.of(accelSim.get()));
     }
     return GpuConfigCatalog.builtIn();
   }

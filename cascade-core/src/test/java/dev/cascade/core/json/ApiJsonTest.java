@@ -64,7 +64,8 @@ final class ApiJsonTest {
   @Test
   void gpuConfig_usableAndNot_roundTrip() throws IOException {
     GpuConfig usable =
-        new GpuConfig("SM90_H100", "sm_90", 1980.0, 132, true, true, null, List.of("w"), null);
+        new GpuConfig(
+            "SM90_H100", "sm_90", 1980.0, 132, true, true, null, List.of("w"), null, null);
     GpuConfig unusable = GpuConfig.unusable("SM6_TITANX", "gpgpusim.config is missing", null);
 
     assertThat(

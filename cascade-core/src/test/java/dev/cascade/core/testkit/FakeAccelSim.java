@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,15 @@ public final class FakeAccelSim {
 
   /** The config folder, under the Accel-Sim folder. */
   public static final String CONFIGS = "gpu-simulator/gpgpu-sim/configs/tested-cfgs";
+
+  /**
+   * Where upstream Accel-Sim keeps each config's trace.config, apart from its gpgpusim.config,
+   * under the Accel-Sim folder: {@code <this>/<name>/trace.config}.
+   */
+  public static final String TRACE_CONFIGS = "gpu-simulator/configs/tested-cfgs";
+
+  /** The interconnect file {@link #withUpstreamLayout}'s gpgpusim.config names relatively. */
+  public static final String ICNT = "config_volta_islip.icnt";
 
   /** GPGPU-Sim's library folder of a build, under the Accel-Sim folder. */
   public static final String RELEASE = "gpu-simulator/gpgpu-sim/lib/gcc-12.2.0/cuda-12080/release";
@@ -87,6 +97,42 @@ public final class FakeAccelSim {
         """);
     Files.writeString(config.resolve("trace.config"), "-trace_opcode_latency_initiation_int 2,2\n");
     return accelSim;
+  }
+
+  /**
+   * Lays {@code accelSim}'s {@code SM7_QV100} out as a stock Accel-Sim checkout does: its
+   * trace.config moved to {@link #TRACE_CONFIGS}{@code /SM7_QV100/}, and its gpgpusim.config naming
+   * an interconnect file ({@link #ICNT}, beside it) by a relative path, as the Fermi, Kepler,
+   * Pascal and Hopper configs do. Returns the trace.config's new place.
+   */
+  public static Path withUpstreamLayout(Path accelSim) throws IOException {
+    Path config = accelSim.resolve(CONFIGS).resolve("SM7_QV100");
+    Path apart = Files.createDirectories(accelSim.resolve(TRACE_CONFIGS).resolve("SM7_QV100"));
+    Files.move(config.resolve("trace.config"), apart.resolve("trace.config"));
+    Files.writeString(
+        config.resolve("gpgpusim.config"),
+        "-network_mode 1\n-inter_config_file " + ICNT + "\n",
+        StandardOpenOption.APPEND);
+    Files.writeString(config.resolve(ICNT), "network_count = 2;\ntopology = fly;\n");
+    return apart.resolve("trace.config");
+  }
+
+  /**
+   * A script body that checks its arguments as {@code accel-sim.out} reads them ({@code -trace LIST
+   * -config GPGPUSIM -config TRACE}, each an existing file, and the interconnect file
+   * gpgpusim.config names opened from the working folder, as GPGPU-Sim opens it), says which
+   * trace.config it read ({@code read trace.config PATH: FIRST LINE}), then prints {@link #LOG};
+   * exits 3 to 6 naming what is missing.
+   */
+  public static String checksItsConfigsAndPrintsTheLog() {
+    return "[ \"$1\" = -trace ] && [ -f \"$2\" ] || { echo \"no trace given: $*\"; exit 3; }\n"
+        + "[ \"$3\" = -config ] && [ -f \"$4\" ] || { echo \"no gpgpusim.config: $*\"; exit 4; }\n"
+        + "[ \"$5\" = -config ] && [ -f \"$6\" ] || { echo \"no trace.config: $*\"; exit 5; }\n"
+        + "icnt=$(awk '$1 == \"-inter_config_file\" {print $2}' \"$4\")\n"
+        + "[ -z \"$icnt\" ] || [ -f \"$icnt\" ] || {"
+        + " echo \"GPGPU-Sim: cannot open $icnt in $(pwd)\"; exit 6; }\n"
+        + "echo \"read trace.config $6: $(head -1 \"$6\")\"\n"
+        + printsTheLog().substring(printsTheLog().indexOf("cat <<"));
   }
 
   /** Whether this machine has the C compiler {@link #withProgram} needs. */

@@ -27,6 +27,7 @@ public final class BuiltInCatalog {
         true,
         null,
         List.of(),
+        null,
         null);
   }
 }

@@ -17,7 +17,8 @@ import java.util.OptionalInt;
 
 /**
  * Turns one tested-cfgs directory into a {@link GpuConfig}: the architecture from the name, checked
- * against the compute capability in {@code gpgpusim.config}; the clock and SM count from the file.
+ * against the compute capability in {@code gpgpusim.config}; the clock and SM count from the file;
+ * its {@code trace.config} beside that file, else in the folder where Accel-Sim keeps them apart.
  * Never throws: a directory it cannot read becomes an unusable config with the reason.
  */
 final class ConfigDirectoryReader {
@@ -26,7 +27,11 @@ final class ConfigDirectoryReader {
 
   private ConfigDirectoryReader() {}
 
-  static GpuConfig read(Path directory) {
+  /**
+   * @param traceConfigs where Accel-Sim keeps each config's {@code trace.config} apart ({@code
+   *     <traceConfigs>/<name>/trace.config}), used when the directory has none; null for none
+   */
+  static GpuConfig read(Path directory, Path traceConfigs) {
     String name = directory.getFileName().toString();
     Path configFile = directory.resolve("gpgpusim.config");
     GpgpusimConfig config;
@@ -38,22 +43,56 @@ final class ConfigDirectoryReader {
       return GpuConfig.unusable(name, "cannot read " + configFile + ": " + describe(e), directory);
     }
     try {
+      Optional<Path> traceConfig = traceConfigOf(directory, traceConfigs);
+      String missing =
+          "no trace.config"
+              + (traceConfigs == null
+                  ? ""
+                  : " (neither beside gpgpusim.config nor in " + traceConfigs.resolve(name) + ")")
+              + ": a real accel-sim.out needs one for trace-driven runs";
       return fromConfig(
-          name, config, directory, Files.isRegularFile(directory.resolve("trace.config")), true);
+          name,
+          config,
+          directory,
+          traceConfig.isPresent(),
+          traceConfig.orElse(null),
+          missing,
+          true);
     } catch (ConfigFormatException e) {
       return GpuConfig.unusable(name, e.getMessage(), directory);
     }
   }
 
   /**
+   * The config's {@code trace.config}: beside its {@code gpgpusim.config}, else {@code
+   * <traceConfigs>/<name>/trace.config}; empty when neither is a file.
+   */
+  static Optional<Path> traceConfigOf(Path directory, Path traceConfigs) {
+    Path beside = directory.resolve("trace.config");
+    if (Files.isRegularFile(beside)) {
+      return Optional.of(beside);
+    }
+    if (traceConfigs == null) {
+      return Optional.empty();
+    }
+    Path apart = traceConfigs.resolve(directory.getFileName().toString()).resolve("trace.config");
+    return Files.isRegularFile(apart) ? Optional.of(apart) : Optional.empty();
+  }
+
+  /**
    * A config from its options: {@code name} gives the architecture (or the file's compute
    * capability when it has none, or when {@code nameWins} is false and the file sets one).
+   *
+   * @param traceConfig where its {@code trace.config} is; null when it has none, or none on disk
+   * @param noTraceConfig the warning when it has none
    */
   static GpuConfig fromConfig(
       String name,
       GpgpusimConfig config,
       Path directory,
       boolean hasTraceConfig,
+      Path traceConfig,
+      String noTraceConfig,
       boolean nameWins) {
     List<String> warnings = new ArrayList<>();
     Optional<String> nameArch = GpuFacts.archFromName(name);
@@ -102,7 +141,7 @@ final class ConfigDirectoryReader {
           name, config.source() + " sets no -gpgpu_n_clusters, so no SM count", directory);
     }
     if (!hasTraceConfig) {
-      warnings.add("no trace.config: a real accel-sim.out needs one for trace-driven runs");
+      warnings.add(noTraceConfig);
     }
     return new GpuConfig(
         name,
@@ -113,7 +152,8 @@ final class ConfigDirectoryReader {
         true,
         null,
         warnings,
-        directory);
+        directory,
+        traceConfig);
   }
 
   private static String describe(Exception e) {

@@ -16,6 +16,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ public final class ConfigVariants {
     Path directory =
         folder == null ? null : folder.resolve(hash(gpgpusim, trace)).resolve(directoryName);
     if (directory != null) {
-      write(directory, gpgpusim, trace, entry);
+      write(directory, gpgpusim, trace, entry, base.directory());
     }
     boolean capabilityChanged =
         entry.params().containsKey("-gpgpu_compute_capability_major")
@@ -115,6 +116,8 @@ public final class ConfigVariants {
             GpgpusimConfig.parse(gpgpusim, "gpgpusim.config of \"" + entry.name() + "\""),
             directory,
             trace != null,
+            trace == null ? null : directory != null ? directory.resolve("trace.config") : null,
+            "no trace.config: a real accel-sim.out needs one for trace-driven runs",
             !capabilityChanged);
     if (!read.usable()) {
       throw new CascadeException(
@@ -181,7 +184,11 @@ public final class ConfigVariants {
       return new Files(text.toString(), null);
     }
     try {
-      Path trace = base.directory().resolve("trace.config");
+      // Beside gpgpusim.config, or where Accel-Sim keeps it apart.
+      Path trace =
+          base.traceConfig() != null
+              ? base.traceConfig()
+              : base.directory().resolve("trace.config");
       return new Files(
           java.nio.file.Files.readString(
               base.directory().resolve("gpgpusim.config"), StandardCharsets.UTF_8),
@@ -225,7 +232,14 @@ public final class ConfigVariants {
   }
 
   /** Writes the variant's folder once: into a new folder beside it, then moved into place. */
-  private static void write(Path directory, String gpgpusim, String trace, RunEntry entry) {
+  /**
+   * Writes the variant's folder once: its option files, the params it sets, and a copy of each
+   * other file of the base's folder ({@code baseFolder}, null for a built-in config), since {@code
+   * gpgpusim.config} names some by a relative path (the interconnect's {@code .icnt}) that the
+   * simulator opens from the sim's working folder, where the launcher links them from here.
+   */
+  private static void write(
+      Path directory, String gpgpusim, String trace, RunEntry entry, Path baseFolder) {
     if (java.nio.file.Files.isRegularFile(directory.resolve("gpgpusim.config"))) {
       return;
     }
@@ -235,9 +249,24 @@ public final class ConfigVariants {
       Path staging = java.nio.file.Files.createTempDirectory(parent.getParent(), ".variant-");
       Path inside = staging.resolve(directory.getFileName());
       java.nio.file.Files.createDirectories(inside);
-      java.nio.file.Files.writeString(inside.resolve("gpgpusim.config"), gpgpusim);
+      if (baseFolder != null) {
+        try (var files = java.nio.file.Files.list(baseFolder)) {
+          for (Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+            java.nio.file.Files.copy(file, inside.resolve(file.getFileName().toString()));
+          }
+        }
+      }
+      java.nio.file.Files.writeString(
+          inside.resolve("gpgpusim.config"),
+          gpgpusim,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING);
       if (trace != null) {
-        java.nio.file.Files.writeString(inside.resolve("trace.config"), trace);
+        java.nio.file.Files.writeString(
+            inside.resolve("trace.config"),
+            trace,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING);
       }
       StringBuilder params =
           new StringBuilder(

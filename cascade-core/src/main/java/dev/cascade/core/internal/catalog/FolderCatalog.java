@@ -20,11 +20,18 @@ import java.util.stream.Stream;
 public final class FolderCatalog {
 
   private final Path folder;
+  private final Path traceConfigs;
   private final Cache<DirectoryStamp, GpuConfig> configs =
       Caffeine.newBuilder().maximumSize(4096).build();
 
-  public FolderCatalog(Path folder) {
+  /**
+   * @param folder the tested-cfgs folder
+   * @param traceConfigs where Accel-Sim keeps each config's {@code trace.config} apart ({@code
+   *     <traceConfigs>/<name>/trace.config}), for a directory without one; null for none
+   */
+  public FolderCatalog(Path folder, Path traceConfigs) {
     this.folder = folder;
+    this.traceConfigs = traceConfigs;
   }
 
   public Path folder() {
@@ -45,8 +52,10 @@ public final class FolderCatalog {
       return children
           .filter(Files::isDirectory)
           .filter(child -> !child.getFileName().toString().startsWith("."))
-          .map(DirectoryStamp::of)
-          .map(stamp -> configs.get(stamp, s -> ConfigDirectoryReader.read(s.directory())))
+          .map(child -> DirectoryStamp.of(child, traceConfigs))
+          .map(
+              stamp ->
+                  configs.get(stamp, s -> ConfigDirectoryReader.read(s.directory(), traceConfigs)))
           .sorted(Comparator.comparing(GpuConfig::name))
           .toList();
     } catch (IOException e) {

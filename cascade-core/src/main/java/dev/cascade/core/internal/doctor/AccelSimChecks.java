@@ -26,9 +26,6 @@ import java.util.regex.Pattern;
  */
 public final class AccelSimChecks {
 
-  /** Where Accel-Sim keeps each config's {@code trace.config}, apart from its gpgpusim.config. */
-  static final String TRACE_CONFIGS = "gpu-simulator/configs/tested-cfgs";
-
   private static final Path LDD = Path.of("/usr/bin/ldd");
   private static final Pattern NOT_FOUND = Pattern.compile("^\\s*(\\S+)\\s*=>\\s*not found");
   private static final Pattern RESOLVED = Pattern.compile("^\\s*(\\S+)\\s*=>\\s*(\\S+)");
@@ -108,16 +105,12 @@ public final class AccelSimChecks {
   }
 
   /**
-   * A config's {@code trace.config}: beside its {@code gpgpusim.config}, else where Accel-Sim keeps
-   * it ({@value #TRACE_CONFIGS}/NAME/trace.config).
+   * A config's {@code trace.config}, as the catalog found it: beside its {@code gpgpusim.config},
+   * else (configs of the Accel-Sim folder) where Accel-Sim keeps it, {@value
+   * GpuConfigCatalog#TRACE_CONFIGS}/NAME/trace.config.
    */
   Optional<Path> traceConfig(GpuConfig config) {
-    if (config.directory() != null
-        && Files.isRegularFile(config.directory().resolve("trace.config"))) {
-      return Optional.of(config.directory().resolve("trace.config"));
-    }
-    Path apart = accelSimDir.resolve(TRACE_CONFIGS).resolve(config.name()).resolve("trace.config");
-    return Files.isRegularFile(apart) ? Optional.of(apart) : Optional.empty();
+    return Optional.ofNullable(config.traceConfig());
   }
 
   private DoctorCheck folder() {
@@ -282,7 +275,11 @@ public final class AccelSimChecks {
     }
     List<GpuConfig> all;
     try {
-      all = GpuConfigCatalog.fromFolder(folder).list();
+      all =
+          (configsOverride.isPresent()
+                  ? GpuConfigCatalog.fromFolder(folder)
+                  : GpuConfigCatalog.forAccelSim(accelSimDir))
+              .list();
     } catch (RuntimeException e) {
       return DoctorCheck.fail(
           "configs",
@@ -320,22 +317,30 @@ public final class AccelSimChecks {
             + (usable.size() - withoutTrace.size())
             + " with a trace.config";
     if (withoutTrace.size() == usable.size()) {
-      boolean apart = Files.isDirectory(accelSimDir.resolve(TRACE_CONFIGS));
+      Path apart = accelSimDir.resolve(GpuConfigCatalog.TRACE_CONFIGS);
       return DoctorCheck.fail(
           "configs",
           title,
-          counts + ": sims pass -config $CASCADE_GPU_CONFIG_DIR/trace.config, which no config has",
-          apart
-              ? "Accel-Sim keeps each trace.config apart, in "
-                  + accelSimDir.resolve(TRACE_CONFIGS)
-                  + "/NAME/: copy each beside its gpgpusim.config (for d in "
-                  + accelSimDir.resolve(TRACE_CONFIGS)
-                  + "/*/; do cp \"$d/trace.config\" "
-                  + folder
-                  + "/$(basename \"$d\")/; done), or set CASCADE_ACCELSIM_CONFIGS to a folder"
-                  + " whose configs hold both files"
-              : "put each config's trace.config (Accel-Sim's gpu-simulator/configs/tested-cfgs/"
-                  + "NAME/trace.config) beside its gpgpusim.config");
+          counts
+              + ": sims pass -config $CASCADE_GPU_CONFIG_DIR/trace.config, which no config has"
+              + (configsOverride.isPresent()
+                  ? " ("
+                      + AppEnvironment.ACCELSIM_CONFIGS
+                      + " is set, so none is taken from "
+                      + apart
+                      + ")"
+                  : ", neither beside its gpgpusim.config nor in " + apart + "/NAME/"),
+          configsOverride.isPresent()
+              ? "put each config's trace.config (Accel-Sim's "
+                  + apart
+                  + "/NAME/trace.config) beside its gpgpusim.config, or unset"
+                  + " CASCADE_ACCELSIM_CONFIGS to use the Accel-Sim folder's configs, whose"
+                  + " trace.config Cascade finds where Accel-Sim keeps it"
+              : "Accel-Sim keeps each config's trace.config in "
+                  + apart
+                  + "/NAME/; a checkout without that folder is incomplete: check out"
+                  + " accel-sim-framework again, or put each trace.config beside its"
+                  + " gpgpusim.config");
     }
     String note =
         withoutTrace.isEmpty()

@@ -9,6 +9,7 @@ import dev.cascade.core.AccelSimDoctor;
 import dev.cascade.core.DoctorCheck;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.internal.demo.DemoTraceSeeder;
+import dev.cascade.core.internal.run.SimConfigFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,6 +97,8 @@ public final class SmokeRun {
     Path trace = folder.resolve("trace");
     DemoTraceSeeder.writeSmoke(trace);
     Path runFolder = Files.createDirectories(folder.resolve("run"));
+    // As for a sim: the files gpgpusim.config names relatively (.icnt, ...) beside the simulator.
+    SimConfigFiles.linkCompanions(config.directory(), runFolder);
     Path log = folder.resolve("accel-sim.log");
     List<String> command = new ArrayList<>();
     ProcessGroups.setsid().ifPresent(setsid -> command.add(setsid.toString()));

@@ -15,6 +15,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,8 +85,10 @@ final class SimInputs {
 
   /**
    * {@code sha256:} of {@code gpgpusim.config} then {@code trace.config} (each file's name and
-   * bytes; an absent {@code trace.config} counts as empty). A built-in config, which has no files,
-   * is hashed from its facts: its name, architecture, clock and SM count.
+   * bytes; an absent {@code trace.config} counts as empty). The {@code trace.config} is the
+   * config's own, wherever it is ({@link GpuConfig#traceConfig}: beside, or where Accel-Sim keeps
+   * it apart), so the hash is the same for the same two files in either layout. A built-in config,
+   * which has no files, is hashed from its facts: its name, architecture, clock and SM count.
    */
   private String configHash(GpuConfig config) {
     MessageDigest digest = sha256();
@@ -103,11 +106,17 @@ final class SimInputs {
       return "sha256:" + HexFormat.of().formatHex(digest.digest());
     }
     try {
-      for (String name : List.of("gpgpusim.config", "trace.config")) {
-        Path file = config.directory().resolve(name);
-        digest.update(("\n" + name + "\n").getBytes(StandardCharsets.UTF_8));
-        if (Files.isRegularFile(file)) {
-          digest.update(fileHash(file).getBytes(StandardCharsets.UTF_8));
+      Map<String, Path> files = new LinkedHashMap<>();
+      files.put("gpgpusim.config", config.directory().resolve("gpgpusim.config"));
+      files.put(
+          "trace.config",
+          config.traceConfig() != null
+              ? config.traceConfig()
+              : config.directory().resolve("trace.config"));
+      for (Map.Entry<String, Path> file : files.entrySet()) {
+        digest.update(("\n" + file.getKey() + "\n").getBytes(StandardCharsets.UTF_8));
+        if (Files.isRegularFile(file.getValue())) {
+          digest.update(fileHash(file.getValue()).getBytes(StandardCharsets.UTF_8));
         }
       }
       return "sha256:" + HexFormat.of().formatHex(digest.digest());

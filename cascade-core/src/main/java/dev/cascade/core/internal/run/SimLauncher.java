@@ -8,6 +8,7 @@ import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.LaunchResult;
 import dev.cascade.core.spi.Launcher;
 import dev.cascade.core.spi.SimLaunch;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -240,6 +241,8 @@ final class SimLauncher implements AutoCloseable {
             ? traceDir
             : KernelWindowTrace.write(
                 settings.dataDir(), sim.id(), traceDir, KernelWindow.parse(sim.kernels()));
+    Path workDir = simsFolder.resolve(sim.id());
+    Path configDir = configFolderOf(config, workDir);
     SimContract contract =
         new SimContract(
             app,
@@ -250,15 +253,43 @@ final class SimLauncher implements AutoCloseable {
             traceId,
             simTraceDir,
             config.name(),
-            config.directory(),
+            configDir,
             settings.dataDir(),
             String.join(" ", settings.simCommand()));
     // How long the app waits for a silent sim, so the agent retries as long (a restart of the app
     // shorter than that loses no sim).
     Map<String, String> extra = new LinkedHashMap<>(settings.simEnvironment());
     extra.put(SimContract.APP_PATIENCE_S, Long.toString(settings.giveUpAfter().toSeconds()));
-    return new SimLaunch(
-        contract, settings.simCommand(), extra, simsFolder.resolve(sim.id()), outputOf(sim.id()));
+    return new SimLaunch(contract, settings.simCommand(), extra, workDir, outputOf(sim.id()));
+  }
+
+  /**
+   * The config folder the sim gets ({@link SimConfigFiles#folderFor}), with the files its {@code
+   * gpgpusim.config} names relative to the working folder linked into {@code workDir}.
+   */
+  private Path configFolderOf(GpuConfig config, Path workDir) throws LaunchException {
+    if (config.directory() == null) {
+      return null;
+    }
+    try {
+      Path folder = SimConfigFiles.folderFor(config, settings.dataDir());
+      SimConfigFiles.linkCompanions(folder, workDir);
+      return folder;
+    } catch (IOException | RuntimeException e) {
+      throw new LaunchException(
+          "cannot lay out the files of GPU config \""
+              + config.name()
+              + "\" from "
+              + config.directory()
+              + (config.traceConfigApart() ? " and " + config.traceConfig() : "")
+              + " for the sim in "
+              + workDir
+              + ": "
+              + e.getMessage()
+              + "; check that the data dir takes writes",
+          false,
+          e);
+    }
   }
 
   /** Where the sim's process writes its stdout and stderr. */

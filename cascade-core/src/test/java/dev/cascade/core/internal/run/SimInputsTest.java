@@ -2,6 +2,7 @@ package dev.cascade.core.internal.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cascade.core.GpuConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,5 +40,41 @@ final class SimInputsTest {
             new SimInputs(List.of())
                 .simulatorOf(List.of("/bin/sh", "-c", "exec accel-sim.out -trace x")))
         .isEmpty();
+  }
+
+  @Test
+  void configHash_isTheSameForTheSameTwoFiles_besideOrKeptApart() throws IOException {
+    Path beside = Files.createDirectories(dir.resolve("beside/SM7_QV100"));
+    Files.writeString(beside.resolve("gpgpusim.config"), "-gpgpu_n_clusters 80\n");
+    Files.writeString(beside.resolve("trace.config"), "-trace_opcode_latency_initiation_int 2,2\n");
+    Path upstream = Files.createDirectories(dir.resolve("upstream/gpgpu-sim/SM7_QV100"));
+    Files.writeString(upstream.resolve("gpgpusim.config"), "-gpgpu_n_clusters 80\n");
+    Path apart =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("upstream/accel-sim/SM7_QV100"))
+                .resolve("trace.config"),
+            "-trace_opcode_latency_initiation_int 2,2\n");
+    SimInputs inputs = new SimInputs(List.of());
+
+    String besideHash = inputs.of(dir, config(beside, beside.resolve("trace.config"))).configHash();
+    String apartHash = inputs.of(dir, config(upstream, apart)).configHash();
+    String withoutHash = inputs.of(dir, config(upstream, null)).configHash();
+
+    assertThat(besideHash).startsWith("sha256:").isEqualTo(apartHash);
+    assertThat(withoutHash).isNotEqualTo(apartHash);
+  }
+
+  private static GpuConfig config(Path directory, Path traceConfig) {
+    return new GpuConfig(
+        "SM7_QV100",
+        "sm_70",
+        1132,
+        80,
+        traceConfig != null,
+        true,
+        null,
+        List.of(),
+        directory,
+        traceConfig);
   }
 }
