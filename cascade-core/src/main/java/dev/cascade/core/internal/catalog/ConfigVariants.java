@@ -324,6 +324,7 @@ public final class ConfigVariants {
         config.usable(),
         config.reason(),
         warnings,
-        config.directory());
+        config.directory(),
+        config.traceConfig());
   }
 }

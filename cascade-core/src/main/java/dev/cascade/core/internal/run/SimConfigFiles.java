@@ -42,7 +42,12 @@ public final class SimConfigFiles {
     if (config.directory() == null || !config.traceConfigApart()) {
       return config.directory();
     }
-    Path folder = dataDir.resolve("work").resolve("gpu-configs").resolve(config.name());
+    // Named after the config's folder, not the config: a labelled entry's name is free text.
+    Path folder =
+        dataDir
+            .resolve("work")
+            .resolve("gpu-configs")
+            .resolve(config.directory().getFileName().toString());
     Files.createDirectories(folder);
     for (Path file : filesOf(config.directory())) {
       link(folder.resolve(file.getFileName().toString()), file);
