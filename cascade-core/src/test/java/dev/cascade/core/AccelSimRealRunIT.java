@@ -28,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * apart under {@code gpu-simulator/configs/tested-cfgs/}, and the build's binary and libraries
  * linked in. The fixture trace flashinfer-gemm (8 kernels) must come out with the cycles the same
  * simulator prints when run by hand on the same two files (46752 in all with the build of {@code
- * build-accelsim.sh}). Skips, saying why, without {@code CASCADE_ACCELSIM_DIR} or the fixtures.
+ * build-accelsim.sh}), and so must a variant setting the launch latency it already has, while one
+ * launching kernels sooner takes fewer. Skips, saying why, without {@code CASCADE_ACCELSIM_DIR} or
+ * the fixtures.
  */
 final class AccelSimRealRunIT {
 
@@ -123,17 +125,44 @@ final class AccelSimRealRunIT {
                     .find("gemm")
                     .map(t -> t.state() == TraceState.READY)
                     .orElse(false));
-    Run run = cascade.runs().create("gemm", List.of(new RunEntry("SM80_A100", 1)));
+    // The config as it is, and two variants of it: one setting the kernel launch latency it
+    // already has (its own folder is written, with the base's trace.config from where Accel-Sim
+    // keeps it), one a fifth of it. (Every kernel of this trace is one thread block, so the SM
+    // count would change nothing.)
+    Run run =
+        cascade
+            .runs()
+            .create(
+                "gemm",
+                List.of(
+                    new RunEntry("SM80_A100", 1),
+                    new RunEntry("SM80_A100", 1)
+                        .withSweep(
+                            Map.of("-gpgpu_kernel_launch_latency", List.of("5000", "1000")))));
     await().atMost(WAIT).until(() -> !cascade.runs().get(run.id()).state().equals(RunState.ACTIVE));
 
-    Sim sim = cascade.runs().get(run.id()).sims().getFirst();
-    assertThat(sim.state()).as(() -> String.join("\n", tail(sim))).isEqualTo(SimState.SUCCEEDED);
-    List<Long> cycles =
-        cascade.runs().kernels(sim.id()).stream().map(KernelResult::cycles).toList();
-    assertThat(cycles).hasSize(8).isEqualTo(byHand);
+    Map<String, List<Long>> cycles = new java.util.LinkedHashMap<>();
+    for (Sim sim : cascade.runs().get(run.id()).sims()) {
+      assertThat(sim.state())
+          .as(() -> sim.gpuConfig() + ":\n" + String.join("\n", tail(sim)))
+          .isEqualTo(SimState.SUCCEEDED);
+      cycles.put(
+          sim.gpuConfig(),
+          cascade.runs().kernels(sim.id()).stream().map(KernelResult::cycles).toList());
+    }
+    assertThat(cycles.get("SM80_A100")).hasSize(8).isEqualTo(byHand);
+    assertThat(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=5000")).isEqualTo(byHand);
+    long whole = total(cycles.get("SM80_A100"));
+    long sooner = total(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=1000"));
+    assertThat(sooner).as("kernels launched sooner take fewer cycles").isLessThan(whole);
     System.out.printf(
-        "flashinfer-gemm on SM80_A100 (trace.config apart) through Cascade: %d cycles in all%n",
-        cycles.stream().mapToLong(Long::longValue).sum());
+        "flashinfer-gemm on SM80_A100 (trace.config apart) through Cascade: %d cycles in all;"
+            + " its variant with a launch latency of 5000 %d, of 1000 %d%n",
+        whole, total(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=5000")), sooner);
+  }
+
+  private static long total(List<Long> cycles) {
+    return cycles.stream().mapToLong(Long::longValue).sum();
   }
 
   private List<String> tail(Sim sim) {
