@@ -72,7 +72,10 @@ record AgentSettings(
     }
     if (token.isBlank() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new IllegalArgumentException(
-          SimContract.SIM_TOKEN + " must be set to the sim's token (printable ASCII, no spaces)");
+          "the sim's token (the first line of standard input, or "
+              + SimContract.SIM_TOKEN
+              + " where a launcher cannot give one) must be printable ASCII without spaces; "
+              + (token.isBlank() ? "got none" : "got one with a space or a control character"));
     }
     if (chunkBytes < 1 || chunkBytes > 8 * 1024 * 1024) {
       throw new IllegalArgumentException(

@@ -245,7 +245,8 @@ final class SimAgent {
       log.info(
           "the app refused the sim: "
               + state.stopMessage()
-              + ". Check CASCADE_SIM_ID and CASCADE_SIM_TOKEN; the output stays in "
+              + ". Check CASCADE_SIM_ID and the sim's token (the first line of standard input); the"
+              + " output stays in "
               + spool.dir());
       return AgentExit.REJECTED;
     }

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * apart under {@code gpu-simulator/configs/tested-cfgs/}, and the build's binary and libraries
  * linked in. The fixture trace flashinfer-gemm (8 kernels) must come out with the cycles the same
  * simulator prints when run by hand on the same two files (46752 in all with the build of {@code
- * build-accelsim.sh}), and so must a variant setting the launch latency it already has, while one
- * launching kernels sooner takes fewer. Skips, saying why, without {@code CASCADE_ACCELSIM_DIR} or
- * the fixtures.
+ * build-accelsim.sh}), and so must a variant setting the launch latency it already has; a variant
+ * launching kernels sooner gives the cycles of the simulator run by hand with that option. Skips,
+ * saying why, without {@code CASCADE_ACCELSIM_DIR} or the fixtures.
  */
 final class AccelSimRealRunIT {
 
@@ -102,7 +102,10 @@ final class AccelSimRealRunIT {
         trace.resolveSibling("metadata.json"),
         "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_80\"}"); // as traces push writes it
 
-    List<Long> byHand = byHand(binary, build, gemm, a100);
+    List<Long> byHand = byHand(binary, build, gemm, a100, List.of());
+    // Options after the config files override theirs, as GPGPU-Sim reads its command line.
+    List<Long> byHandSooner =
+        byHand(binary, build, gemm, a100, List.of("-gpgpu_kernel_launch_latency", "1000"));
 
     cascade =
         Cascade.builder()
@@ -153,6 +156,7 @@ final class AccelSimRealRunIT {
     assertThat(cycles.get("SM80_A100")).hasSize(8).isEqualTo(byHand);
     assertThat(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=5000")).isEqualTo(byHand);
     long whole = total(cycles.get("SM80_A100"));
+    assertThat(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=1000")).isEqualTo(byHandSooner);
     long sooner = total(cycles.get("SM80_A100 -gpgpu_kernel_launch_latency=1000"));
     assertThat(sooner).as("kernels launched sooner take fewer cycles").isLessThan(whole);
     System.out.printf(
@@ -195,18 +199,21 @@ final class AccelSimRealRunIT {
   }
 
   /** Each kernel's gpu_sim_cycle from accel-sim.out run by hand, as build-accelsim.sh checks it. */
-  private List<Long> byHand(Path binary, Path build, Path gemm, Path a100) throws Exception {
-    Path folder = Files.createDirectories(dir.resolve("by-hand"));
+  private List<Long> byHand(Path binary, Path build, Path gemm, Path a100, List<String> options)
+      throws Exception {
+    Path folder = Files.createDirectories(dir.resolve("by-hand-" + options.size()));
     copyFiles(gemm, folder.resolve("gemm"));
     List<String> command =
-        List.of(
-            binary.toString(),
-            "-trace",
-            folder.resolve("gemm/kernelslist.g").toString(),
-            "-config",
-            a100.resolve("gpgpusim.config").toString(),
-            "-config",
-            a100.resolve("trace.config").toString());
+        new ArrayList<>(
+            List.of(
+                binary.toString(),
+                "-trace",
+                folder.resolve("gemm/kernelslist.g").toString(),
+                "-config",
+                a100.resolve("gpgpusim.config").toString(),
+                "-config",
+                a100.resolve("trace.config").toString()));
+    command.addAll(options);
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(folder.toFile())

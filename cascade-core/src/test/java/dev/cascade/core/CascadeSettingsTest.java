@@ -252,6 +252,60 @@ final class CascadeSettingsTest {
         .hasValue(configs.toAbsolutePath().normalize());
   }
 
+  @Test
+  void catalogFromEnvironment_takesTheAccelSimsComposedNames_orTheFileNamed_orNone()
+      throws IOException {
+    Path accelSim = folder.resolve("accel-sim-framework");
+    Files.createDirectories(accelSim.resolve(GpuConfigCatalog.TESTED_CFGS));
+    Path own = accelSim.resolve("util/job_launching/configs/define-standard-cfgs.yml");
+    Files.createDirectories(own.getParent());
+    Files.writeString(
+        own,
+        """
+        QV100:
+            base_file: "$GPGPUSIM_ROOT/configs/tested-cfgs/SM7_QV100/gpgpusim.config"
+        64SM:
+            extra_params: "-gpgpu_n_clusters 64"
+        """);
+    Path other = folder.resolve("mine.yml");
+    Files.writeString(other, Files.readString(own).replace("QV100", "VOLTA"));
+
+    assertThat(
+            CascadeSettings.catalogFromEnvironment(
+                    Map.of("CASCADE_ACCELSIM_DIR", accelSim.toString()))
+                .standardConfigs()
+                .orElseThrow()
+                .resolve("QV100-64SM"))
+        .hasValueSatisfying(composed -> assertThat(composed.baseFolder()).isEqualTo("SM7_QV100"));
+    assertThat(
+            CascadeSettings.catalogFromEnvironment(
+                    Map.of(
+                        "CASCADE_ACCELSIM_DIR",
+                        accelSim.toString(),
+                        "CASCADE_STANDARD_CFGS",
+                        other.toString()))
+                .standardConfigs()
+                .orElseThrow()
+                .resolve("VOLTA-64SM"))
+        .isPresent();
+    assertThat(
+            CascadeSettings.catalogFromEnvironment(
+                    Map.of(
+                        "CASCADE_ACCELSIM_DIR",
+                        accelSim.toString(),
+                        "CASCADE_STANDARD_CFGS",
+                        "none"))
+                .standardConfigs())
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                CascadeSettings.catalogFromEnvironment(
+                    Map.of("CASCADE_STANDARD_CFGS", folder.resolve("nowhere.yml").toString())))
+        .isInstanceOf(CascadeException.class)
+        .hasMessageContaining("CASCADE_STANDARD_CFGS=" + folder.resolve("nowhere.yml"))
+        .hasMessageContaining("is not a file");
+  }
+
   // -- CASCADE_TOKEN (was ServerSettings.withTokenFrom) ----------------------------------------
 
   @Test

@@ -208,9 +208,10 @@ public final class ApiJson {
   }
 
   /**
-   * An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null. A variant also has
-   * {@code params}, {@code name} (what its sims and results are called) and, when given, {@code
-   * label}; an entry of a request may have {@code sweep}.
+   * An entry; {@code time_limit} as {@link TimeLimit#format} writes it, or null; {@code sampling}
+   * and {@code context} only when it has them. A variant also has {@code params}, {@code name}
+   * (what its sims and results are called) and, when given, {@code label}; an entry of a request
+   * may have {@code sweep}.
    */
   public static Map<String, Object> writeRunEntry(RunEntry entry) {
     Map<String, Object> fields = new LinkedHashMap<>();
@@ -219,8 +220,9 @@ public final class ApiJson {
     fields.put("kernels", entry.kernels());
     fields.put(
         "time_limit", entry.timeLimit() == null ? null : TimeLimit.format(entry.timeLimit()));
-    fields.put(
-        "sampling", entry.sampling() == null ? null : SamplingJson.writeSampling(entry.sampling()));
+    if (entry.sampling() != null) {
+      fields.put("sampling", SamplingJson.writeSampling(entry.sampling()));
+    }
     if (entry.context() != null) {
       fields.put("context", entry.context());
     }

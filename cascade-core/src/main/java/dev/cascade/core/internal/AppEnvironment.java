@@ -6,6 +6,7 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.SimCommands;
+import dev.cascade.core.StandardConfigs;
 import dev.cascade.core.internal.trace.TraceStore;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -49,6 +50,17 @@ public final class AppEnvironment {
 
   /** A built Accel-Sim: the simulator sims run, and its tested-cfgs folder the catalog. */
   public static final String ACCELSIM_DIR = "CASCADE_ACCELSIM_DIR";
+
+  /**
+   * Accel-Sim's composed config names ({@code define-standard-cfgs.yml}) the catalog takes; {@code
+   * none} for none. Default: the Accel-Sim's own file ({@link #STANDARD_CFGS_FILE}) when there is
+   * one.
+   */
+  public static final String STANDARD_CFGS = "CASCADE_STANDARD_CFGS";
+
+  /** Where an Accel-Sim checkout keeps its composed config names. */
+  public static final String STANDARD_CFGS_FILE =
+      "util/job_launching/configs/define-standard-cfgs.yml";
 
   /** The dynamic loader's search path, passed on to sims (with Accel-Sim's libraries first). */
   static final String LIBRARY_PATH = "LD_LIBRARY_PATH";
@@ -267,10 +279,46 @@ public final class AppEnvironment {
 
   /**
    * The catalog asked for: {@value #ACCELSIM_CONFIGS}, else the configs of the Accel-Sim {@value
-   * #ACCELSIM_DIR} names ({@link GpuConfigCatalog#forAccelSim}), else the built-in one. A variable
-   * naming a folder that does not exist is an error that names it.
+   * #ACCELSIM_DIR} names ({@link GpuConfigCatalog#forAccelSim}), else the built-in one; taking the
+   * composed names of {@link #standardConfigsFile} when there are any. A variable naming a folder
+   * or file that does not exist is an error that names it.
    */
   public GpuConfigCatalog catalog() {
+    GpuConfigCatalog catalog = folderCatalog();
+    return standardConfigsFile()
+        .map(file -> catalog.withStandardConfigs(StandardConfigs.read(file)))
+        .orElse(catalog);
+  }
+
+  /**
+   * The composed names' file: {@value #STANDARD_CFGS} (which must be a file), else the Accel-Sim
+   * {@value #ACCELSIM_DIR} names' {@value #STANDARD_CFGS_FILE} when it has one; none for {@code
+   * none}.
+   */
+  Optional<Path> standardConfigsFile() {
+    Optional<String> named = nonBlank(STANDARD_CFGS).map(String::strip);
+    if (named.isPresent()) {
+      if (named.get().equals("none")) {
+        return Optional.empty();
+      }
+      Path file = Path.of(named.get());
+      if (!Files.isRegularFile(file)) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            STANDARD_CFGS
+                + "="
+                + named.get()
+                + " is not a file; name Accel-Sim's define-standard-cfgs.yml, or none",
+            STANDARD_CFGS);
+      }
+      return Optional.of(file);
+    }
+    return nonBlank(ACCELSIM_DIR)
+        .map(dir -> Path.of(dir.strip()).resolve(STANDARD_CFGS_FILE))
+        .filter(Files::isRegularFile);
+  }
+
+  private GpuConfigCatalog folderCatalog() {
     Optional<String> configs = nonBlank(ACCELSIM_CONFIGS);
     if (configs.isPresent()) {
       Path folder = Path.of(configs.get());

@@ -26,7 +26,30 @@ export function resultsHref(id) {
 }
 
 export function entriesText(entries) {
-  return (entries || []).map((entry) => `${entry.gpu_config} × ${entry.count}`).join(', ');
+  return (entries || []).map((entry) => `${entry.name || entry.gpu_config} × ${entry.count}`).join(', ');
+}
+
+/**
+ * For a run with variants, the option files each variant's sims read (its base's with its params
+ * applied), as downloads; nothing when no entry changes its config.
+ */
+function variantFiles(runId, entries) {
+  const variants = (entries || [])
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry.params && Object.keys(entry.params).length > 0);
+  if (variants.length === 0) {
+    return [];
+  }
+  const base = `/api/runs/${encodeURIComponent(runId)}/entries`;
+  return [
+    h('dt', {}, 'Variant configs'),
+    h('dd', { class: 'variant-files' }, variants.map(({ entry, index }, i) => [
+      i > 0 ? '; ' : '',
+      `${entry.name}: `,
+      fileLink(`${base}/${index}/gpgpusim.config`, `${entry.name}.gpgpusim.config`, 'gpgpusim.config',
+        { title: `the options its sims read: ${entry.gpu_config}'s with ${Object.keys(entry.params).join(', ')} set` }),
+    ])),
+  ];
 }
 
 /**
@@ -220,6 +243,7 @@ export function renderRun(main, runId) {
         (run.actions || []).length > 0
           ? [h('dt', {}, 'History'), h('dd', { class: 'run-actions' }, run.actions.map(actionText).join('; '))]
           : null,
+        ...variantFiles(run.id, run.entries),
         ...storageFacts(run.storage)));
     if (state === 'active') {
       summary.dataset.active = 'true';

@@ -386,6 +386,16 @@ final class UiBrowserIT {
         .atMost(RUN_WAIT)
         .until(() -> server.cascade().runs().get(runId).state() != RunState.ACTIVE);
 
+    // The run page links each variant's effective gpgpusim.config.
+    browser.waitFor(".variant-files a");
+    List<WebElement> files = browser.all(".variant-files a");
+    assertThat(files).hasSize(4);
+    assertThat(files.get(3).getDomAttribute("href"))
+        .isEqualTo("/api/runs/" + runId + "/entries/3/gpgpusim.config");
+    assertThat(browser.find(".variant-files").getText())
+        .contains(
+            "SM90_H100 -gpgpu_n_clusters=132 -gpgpu_kernel_launch_latency=6000: gpgpusim.config");
+
     // The sensitivity view: cycles on a grid of the two swept parameters, with the spread.
     open("#/runs/" + runId + "/results");
     WebElement grid = browser.waitFor("#sensitivity table[data-shape='grid']");
@@ -478,7 +488,7 @@ final class UiBrowserIT {
                       .equals(server.cascade().runs().get(run.id()).state().wireName()));
       row = browser.find("tr[data-id='" + run.id() + "']");
       assertThat(cell(row, "Trace")).isEqualTo("demo");
-      assertThat(cell(row, "Configs")).contains(run.entries().getFirst().gpuConfig() + " × ");
+      assertThat(cell(row, "Configs")).contains(run.entries().getFirst().name() + " × ");
       assertThat(cell(row, "Progress")).contains("/ " + run.latestAttempts().size());
       assertThat(cell(row, "Age")).matches("just now|\\d+ (s|min) ago");
     }

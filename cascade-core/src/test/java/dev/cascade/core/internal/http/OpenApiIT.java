@@ -146,8 +146,8 @@ final class OpenApiIT {
     written.put("TraceKernel", ApiJson.writeTraceKernel(JsonSamples.trace().kernels().get(0)));
     written.put(
         "GpuConfig", ApiJson.writeGpuConfig(GpuConfig.unusable("SM6_TITANX", "no config", null)));
-    // "context", "params", "sweep" and "label" are written only when the entry has them: the
-    // sample has them all.
+    // "context", "sampling", "params", "sweep" and "label" are written only when the entry has
+    // them: the sample has them all.
     written.put(
         "RunEntry",
         ApiJson.writeRunEntry(
@@ -157,7 +157,7 @@ final class OpenApiIT {
                 null,
                 null,
                 "kernelslist_ctx_0x2",
-                null,
+                dev.cascade.core.Sampling.of(0.05),
                 Map.of("-gpgpu_n_clusters", "66"),
                 Map.of("-gpgpu_shader_cta", List.of("16", "32")),
                 "half")));
