@@ -179,6 +179,12 @@ final class ResourceSchemas {
             mapOf(number()),
             "log_outcome",
             nullable(string("complete, not_final, failed, incomplete")),
+            "peak_memory_bytes",
+            nullable(
+                integer(
+                    "The most resident memory (RSS) the sim's process tree held, in bytes,"
+                        + " sampled while it runs; null where not measured (before it runs, or"
+                        + " on a launcher other than local)")),
             "attempt",
             integer(),
             "kernels",

@@ -3,6 +3,7 @@ package dev.cascade.core.internal.run;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
@@ -35,6 +36,9 @@ public final class Launches implements AutoCloseable {
   /** How long a launch waits before writing again to a data dir that refused a write. */
   private static final Duration WRITE_RETRY = Duration.ofSeconds(1);
 
+  /** How often a local sim's process tree is sampled for its memory. */
+  private static final long MEMORY_SAMPLE_MILLIS = 250;
+
   private final SimLauncher launcher;
   private final RestartRecovery recovery;
   private final LaunchQueue queue;
@@ -45,6 +49,9 @@ public final class Launches implements AutoCloseable {
   private final Clock clock;
   private final CompletableFuture<String> mainUrl = new CompletableFuture<>();
   private final ExecutorService stops = Executors.newVirtualThreadPerTaskExecutor();
+
+  /** The memory of local sims' process trees; null for launchers whose sims run elsewhere. */
+  private final SimMemoryWatch memory;
 
   /** Sims that reported their end, whose process has {@code stopTimeout} to exit by itself. */
   private final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -67,6 +74,11 @@ public final class Launches implements AutoCloseable {
     this.moves = moves;
     this.settings = settings;
     this.clock = clock;
+    this.memory =
+        LocalLauncher.NAME.equals(launcher.name())
+            ? new SimMemoryWatch(
+                new ProcMemory(), MEMORY_SAMPLE_MILLIS, moves::recordPeakMemory, () -> {})
+            : null;
   }
 
   /** Lets queued launches go: sims report to {@code mainUrl} ({@code CASCADE_MAIN_URL}). */
@@ -199,6 +211,7 @@ public final class Launches implements AutoCloseable {
           return; // shutting down: left launching without a ref, the next start relaunches it
         }
         log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
+        watchMemory(sim.id(), launched.ref());
         launcher
             .exitOf(launched.ref())
             .ifPresent(exit -> exit.thenAccept(code -> exited(sim.id(), traceId, traceDir, code)));
@@ -233,6 +246,28 @@ public final class Launches implements AutoCloseable {
       log.warn("sim {} failed: {}", simId, error);
       stopLater(simId); // forgets the process
     }
+    finishMemory(simId);
+  }
+
+  /** Samples the memory of a local sim's process tree, whose first process is {@code ref}. */
+  private void watchMemory(String simId, String ref) {
+    if (memory == null) {
+      return;
+    }
+    try {
+      memory.watch(simId, Long.parseLong(ref));
+    } catch (NumberFormatException e) {
+      log.warn(
+          "sim {}: launcher ref {} is not a process id; its memory is not measured", simId, ref);
+    }
+  }
+
+  /** Stops sampling the sim's memory and stores its peak. */
+  private void finishMemory(String simId) {
+    if (memory == null) {
+      return;
+    }
+    memory.stop(simId).ifPresent(reading -> moves.recordPeakMemory(simId, reading.peakBytes()));
   }
 
   /** After a restart: {@link RestartRecovery#failEnded}. */
@@ -265,11 +300,13 @@ public final class Launches implements AutoCloseable {
 
   /** Stops the sim's process or sandbox in the background, if it was launched. */
   void stopLater(String simId) {
+    finishMemory(simId);
     stops.execute(() -> stopNow(simId));
   }
 
   /** A sim reported its end: stop what is left of it once it had time to exit by itself. */
   void stopAfterFinish(String simId) {
+    finishMemory(simId);
     finishing.add(simId);
     stops.execute(
         () -> {
@@ -291,6 +328,9 @@ public final class Launches implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
+    if (memory != null) {
+      memory.close();
+    }
     launcher.close();
     mainUrl.complete(null); // wakes launches that still wait for a start that will not come
     queue.close();

@@ -142,6 +142,28 @@ public final class SimRepository {
   }
 
   /**
+   * Raises the sim's stored peak memory to {@code peakBytes} in the caller's write transaction; a
+   * lower figure (an earlier sample arriving late) changes nothing.
+   *
+   * @return true when the stored peak changed
+   */
+  public boolean recordPeakMemory(Connection connection, String simId, long peakBytes)
+      throws SQLException {
+    if (peakBytes < 0) {
+      throw new IllegalArgumentException("peakBytes cannot be negative; got " + peakBytes);
+    }
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET peak_memory_bytes = ? WHERE id = ?"
+                + " AND (peak_memory_bytes IS NULL OR peak_memory_bytes < ?)")) {
+      update.setLong(1, peakBytes);
+      update.setString(2, simId);
+      update.setLong(3, peakBytes);
+      return update.executeUpdate() == 1;
+    }
+  }
+
+  /**
    * Stamps the start of a launch call in the caller's write transaction, so silence is measured
    * even if the call never returns: for a sim still {@code pending}, or one left {@code launching}
    * without a launcher ref by an earlier process whose launch call never returned (a relaunch).
