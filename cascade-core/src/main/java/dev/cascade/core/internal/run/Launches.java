@@ -2,6 +2,7 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.GpuConfig;
 import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,9 +38,6 @@ public final class Launches implements AutoCloseable {
   /** How long a launch waits before writing again to a data dir that refused a write. */
   private static final Duration WRITE_RETRY = Duration.ofSeconds(1);
 
-  /** How often a local sim's process tree is sampled for its memory. */
-  private static final long MEMORY_SAMPLE_MILLIS = 250;
-
   private final SimLauncher launcher;
   private final RestartRecovery recovery;
   private final LaunchQueue queue;
@@ -50,8 +49,8 @@ public final class Launches implements AutoCloseable {
   private final CompletableFuture<String> mainUrl = new CompletableFuture<>();
   private final ExecutorService stops = Executors.newVirtualThreadPerTaskExecutor();
 
-  /** The memory of local sims' process trees; null for launchers whose sims run elsewhere. */
-  private final SimMemoryWatch memory;
+  /** The memory of local sims: measured, and what the queue admits by. */
+  private final SimMemory memory;
 
   /** Sims that reported their end, whose process has {@code stopTimeout} to exit by itself. */
   private final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -64,6 +63,7 @@ public final class Launches implements AutoCloseable {
       SimRepository sims,
       SimMoves moves,
       SlotQueue slots,
+      SimMemory memory,
       RunSettings settings,
       Clock clock) {
     this.launcher = new SimLauncher(launcher, tokens, settings, Duration.ofMinutes(5));
@@ -74,11 +74,8 @@ public final class Launches implements AutoCloseable {
     this.moves = moves;
     this.settings = settings;
     this.clock = clock;
-    this.memory =
-        LocalLauncher.NAME.equals(launcher.name())
-            ? new SimMemoryWatch(
-                new ProcMemory(), MEMORY_SAMPLE_MILLIS, moves::recordPeakMemory, () -> {})
-            : null;
+    this.memory = memory;
+    memory.start(moves::recordPeakMemory, slots::recheck);
   }
 
   /** Lets queued launches go: sims report to {@code mainUrl} ({@code CASCADE_MAIN_URL}). */
@@ -118,13 +115,24 @@ public final class Launches implements AutoCloseable {
    * Queues a pending sim of {@code run} for launch on {@code config} with the trace at {@code
    * traceDir}: it waits for a slot (when the launcher has slots), then for a launch call.
    */
-  void submit(Sim sim, Run run, String traceId, Path traceDir, GpuConfig config) {
+  void submit(Sim sim, Run run, String traceId, Path traceDir, long traceBytes, GpuConfig config) {
+    memory.expect(sim.id(), traceId, config.name(), traceBytes);
     slots.submit(
         sim.id(),
         sim.runId(),
         run.owner(),
         run.priority(),
-        () -> dispatch(sim, traceId, traceDir, config));
+        () -> dispatch(sim, traceId, traceDir, config),
+        reason -> refuse(sim.id(), reason));
+  }
+
+  /** The queue will never start the sim (it can never fit the machine's memory): it fails. */
+  private void refuse(String simId, String reason) {
+    String error = "launch failed: " + reason;
+    if (moves.move(simId, SimState.PENDING, SimState.FAILED, Outcome.error(error))) {
+      log.warn("sim {} {}", simId, error);
+    }
+    memory.finish(simId);
   }
 
   /** The slots sims wait for. */
@@ -146,9 +154,15 @@ public final class Launches implements AutoCloseable {
    * (a Slurm job array, whose launcher has no slots: the cluster queues its tasks), else one launch
    * per sim as {@link #submit} does, each after a slot.
    */
-  void submitAll(List<Sim> entrySims, Run run, String traceId, Path traceDir, GpuConfig config) {
+  void submitAll(
+      List<Sim> entrySims,
+      Run run,
+      String traceId,
+      Path traceDir,
+      long traceBytes,
+      GpuConfig config) {
     if (!launcher.launchesInBatches()) {
-      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, config));
+      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, traceBytes, config));
     } else if (!entrySims.isEmpty()) {
       queue.submit(
           entrySims.getFirst().id() + " and its entry",
@@ -242,7 +256,13 @@ public final class Launches implements AutoCloseable {
       return;
     }
     String error = SimExit.reason(exitCode, traceId, traceDir, launcher.outputOf(simId));
-    if (moves.move(simId, null, SimState.FAILED, new Outcome(error, exitCode))) {
+    Optional<String> oomKill = outOfMemoryKill(simId);
+    FailureClass failureClass = null;
+    if (oomKill.isPresent()) {
+      error = error + "; " + oomKill.get();
+      failureClass = FailureClass.OUT_OF_MEMORY;
+    }
+    if (moves.move(simId, null, SimState.FAILED, new Outcome(error, exitCode, failureClass))) {
       log.warn("sim {} failed: {}", simId, error);
       stopLater(simId); // forgets the process
     }
@@ -251,7 +271,7 @@ public final class Launches implements AutoCloseable {
 
   /** Samples the memory of a local sim's process tree, whose first process is {@code ref}. */
   private void watchMemory(String simId, String ref) {
-    if (memory == null) {
+    if (!LocalLauncher.NAME.equals(launcher.launcherName())) {
       return;
     }
     try {
@@ -262,12 +282,17 @@ public final class Launches implements AutoCloseable {
     }
   }
 
+  /**
+   * How the kernel's out-of-memory killer ended a process of the local sim, in words, when it did
+   * (an OOM kill counted in a memory cgroup its processes were in); empty otherwise.
+   */
+  Optional<String> outOfMemoryKill(String simId) {
+    return memory.reading(simId).flatMap(reading -> reading.oomKill());
+  }
+
   /** Stops sampling the sim's memory and stores its peak. */
   private void finishMemory(String simId) {
-    if (memory == null) {
-      return;
-    }
-    memory.stop(simId).ifPresent(reading -> moves.recordPeakMemory(simId, reading.peakBytes()));
+    memory.finish(simId).ifPresent(reading -> moves.recordPeakMemory(simId, reading.peakBytes()));
   }
 
   /** After a restart: {@link RestartRecovery#failEnded}. */
@@ -328,9 +353,7 @@ public final class Launches implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    if (memory != null) {
-      memory.close();
-    }
+    memory.close();
     launcher.close();
     mainUrl.complete(null); // wakes launches that still wait for a start that will not come
     queue.close();

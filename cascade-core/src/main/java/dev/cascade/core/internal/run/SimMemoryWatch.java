@@ -44,19 +44,27 @@ final class SimMemoryWatch implements AutoCloseable {
   }
 
   private final ProcMemory memory;
-  private final PeakSink sink;
-  private final Runnable afterSample;
+  private final long intervalMillis;
+  private volatile PeakSink sink = (simId, peakBytes) -> {};
+  private volatile Runnable afterSample = () -> {};
   private final Map<String, Watched> watched = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sampler =
       Executors.newSingleThreadScheduledExecutor(
           task -> Thread.ofPlatform().daemon().name("cascade-sim-memory").unstarted(task));
 
+  /** Samples every {@code intervalMillis} once {@link #start}ed. */
+  SimMemoryWatch(ProcMemory memory, long intervalMillis) {
+    this.memory = memory;
+    this.intervalMillis = intervalMillis;
+  }
+
   /**
+   * Starts sampling.
+   *
    * @param sink told a running sim's peak when it grew by a tenth since last told
    * @param afterSample run after each round of samples (the queue looks again at what fits)
    */
-  SimMemoryWatch(ProcMemory memory, long intervalMillis, PeakSink sink, Runnable afterSample) {
-    this.memory = memory;
+  void start(PeakSink sink, Runnable afterSample) {
     this.sink = sink;
     this.afterSample = afterSample;
     sampler.scheduleWithFixedDelay(this::sampleAll, 0, intervalMillis, TimeUnit.MILLISECONDS);
