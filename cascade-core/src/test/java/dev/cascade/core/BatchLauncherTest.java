@@ -91,6 +91,17 @@ final class BatchLauncherTest {
   }
 
   @Test
+  void eachLaunch_isToldThePredictedPeak_aFirstGuessFromTheTracesSize() {
+    Run run = launched(new RunEntry("SM90_H100", 2));
+
+    long traceBytes = engine.traces().find("demo").orElseThrow().sizeBytes();
+    assertThat(launcher.batches.getFirst())
+        .extracting(SimLaunch::memoryBytes)
+        .containsOnly(512L * 1024 * 1024 + 2 * traceBytes);
+    assertThat(run.sims()).hasSize(2);
+  }
+
+  @Test
   void batchLauncher_hasNoSlots_soARunsEntryGoesToTheClusterAtOnceWhateverItsPriority() {
     Run run =
         engine

@@ -122,7 +122,13 @@ public final class Launches implements AutoCloseable {
         sim.runId(),
         run.owner(),
         run.priority(),
-        () -> dispatch(sim, traceId, traceDir, config),
+        () ->
+            dispatch(
+                sim,
+                traceId,
+                traceDir,
+                config,
+                memory.launchBytes(sim.attempt(), traceId, config.name(), traceBytes)),
         reason -> refuse(sim.id(), reason));
   }
 
@@ -145,8 +151,9 @@ public final class Launches implements AutoCloseable {
     slots.hold(simId);
   }
 
-  private void dispatch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
-    queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
+  private void dispatch(
+      Sim sim, String traceId, Path traceDir, GpuConfig config, long memoryBytes) {
+    queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config, memoryBytes));
   }
 
   /**
@@ -166,11 +173,12 @@ public final class Launches implements AutoCloseable {
     } else if (!entrySims.isEmpty()) {
       queue.submit(
           entrySims.getFirst().id() + " and its entry",
-          () -> launchBatch(entrySims, traceId, traceDir, config));
+          () -> launchBatch(entrySims, traceId, traceDir, traceBytes, config));
     }
   }
 
-  private void launchBatch(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+  private void launchBatch(
+      List<Sim> entrySims, String traceId, Path traceDir, long traceBytes, GpuConfig config) {
     String url = mainUrl.join();
     if (closing) {
       return;
@@ -184,13 +192,20 @@ public final class Launches implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    List<LaunchOutcome> outcomes = launcher.launchAll(batch, traceId, traceDir, config, url);
+    List<LaunchOutcome> outcomes =
+        launcher.launchAll(
+            batch,
+            traceId,
+            traceDir,
+            config,
+            url,
+            sim -> memory.launchBytes(sim.attempt(), traceId, config.name(), traceBytes));
     for (int i = 0; i < batch.size(); i++) {
       apply(batch.get(i), traceId, traceDir, outcomes.get(i));
     }
   }
 
-  private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+  private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config, long memoryBytes) {
     String url = mainUrl.join();
     if (closing) {
       return; // shutting down: the sim stays pending and the next start launches it
@@ -207,12 +222,13 @@ public final class Launches implements AutoCloseable {
       stops.execute(
           () -> {
             if (SimLauncher.sleep(WRITE_RETRY) && !closing) {
-              dispatch(sim, traceId, traceDir, config); // it keeps its slot
+              dispatch(sim, traceId, traceDir, config, memoryBytes); // it keeps its slot
             }
           });
       return;
     }
-    apply(sim, traceId, traceDir, launcher.launch(sim, traceId, traceDir, config, url));
+    apply(
+        sim, traceId, traceDir, launcher.launch(sim, traceId, traceDir, config, url, memoryBytes));
   }
 
   private void apply(Sim sim, String traceId, Path traceDir, LaunchOutcome outcome) {

@@ -20,19 +20,31 @@ public final class SimMemory implements AutoCloseable {
   /** How often a local sim's process tree is sampled. */
   private static final long SAMPLE_MILLIS = 250;
 
+  /** Attempts after the first that each double the memory a launch asks for, at most. */
+  private static final int MAX_DOUBLINGS = 4;
+
   private final MemorySettings settings;
   private final SimMemoryWatch watch;
   private final MemoryGate gate;
+  private final MemoryAdmission.Predictions predictions;
 
-  private SimMemory(MemorySettings settings, SimMemoryWatch watch, MemoryGate gate) {
+  private SimMemory(
+      MemorySettings settings,
+      SimMemoryWatch watch,
+      MemoryGate gate,
+      MemoryAdmission.Predictions predictions) {
     this.settings = settings;
     this.watch = watch;
     this.gate = gate;
+    this.predictions = predictions;
   }
 
-  /** Nothing measured, nothing admitted by memory (sims that run elsewhere). */
+  /**
+   * Nothing measured, nothing admitted by memory (sims that run elsewhere); launches are still told
+   * a prediction ({@link #launchBytes}).
+   */
   public static SimMemory none(MemorySettings settings) {
-    return new SimMemory(settings, null, null);
+    return new SimMemory(settings, null, null, new MemoryAdmission.Predictions());
   }
 
   /**
@@ -46,6 +58,7 @@ public final class SimMemory implements AutoCloseable {
       log.info("no /proc/meminfo here: local sims' memory is neither measured nor admitted by");
       return none(settings);
     }
+    MemoryAdmission.Predictions predictions = new MemoryAdmission.Predictions();
     SimMemoryWatch watch = new SimMemoryWatch(proc, SAMPLE_MILLIS);
     if (settings.reserveBytes() >= total.getAsLong()) {
       log.warn(
@@ -53,11 +66,10 @@ public final class SimMemory implements AutoCloseable {
               + " admitted by memory; lower CASCADE_MEMORY_RESERVE",
           MemoryAdmission.mib(settings.reserveBytes()),
           MemoryAdmission.mib(total.getAsLong()));
-      return new SimMemory(settings, watch, null);
+      return new SimMemory(settings, watch, null, predictions);
     }
-    MemoryGate gate =
-        new MemoryGate(settings, total.getAsLong(), proc, watch, new MemoryAdmission.Predictions());
-    return new SimMemory(settings, watch, gate);
+    MemoryGate gate = new MemoryGate(settings, total.getAsLong(), proc, watch, predictions);
+    return new SimMemory(settings, watch, gate, predictions);
   }
 
   /** The settings: the reserve, the sims' limit, and out-of-memory attempts. */
@@ -88,11 +100,28 @@ public final class SimMemory implements AutoCloseable {
    * SimRepository#peakMemoryByTraceAndConfig}): what predictions start from after a restart.
    */
   public void learn(Map<String, Map<String, Long>> peaks) {
-    if (gate != null) {
-      peaks.forEach(
-          (traceId, byConfig) ->
-              byConfig.forEach((config, bytes) -> gate.learnOf(traceId, config, bytes)));
-    }
+    peaks.forEach(
+        (traceId, byConfig) ->
+            byConfig.forEach(
+                (config, bytes) -> {
+                  if (bytes > 0) {
+                    predictions.learn(traceId, config, bytes);
+                  }
+                }));
+  }
+
+  /**
+   * The memory a launch of attempt {@code attempt} of a sim of {@code traceId} on {@code config}
+   * asks for ({@link dev.cascade.core.spi.SimLaunch#memoryBytes}): its predicted peak, doubled for
+   * each attempt after the first (up to 16 times), so a sim an out-of-memory kill ended gets more.
+   */
+  long launchBytes(int attempt, String traceId, String config, long traceBytes) {
+    long predicted =
+        gate != null
+            ? gate.predict(new MemoryGate.Need(traceId, config, traceBytes)).bytes()
+            : predictions.predict(traceId, config, traceBytes).bytes();
+    int doublings = Math.min(MAX_DOUBLINGS, Math.max(0, attempt - 1));
+    return predicted > Long.MAX_VALUE >> doublings ? Long.MAX_VALUE : predicted << doublings;
   }
 
   /** Starts measuring a launched local sim whose first process is {@code pid}. */
