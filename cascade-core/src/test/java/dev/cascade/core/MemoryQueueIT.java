@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The local queue by memory, with a memory-hungry fake simulator: each sim (the sim agent running a
- * script) holds {@value #HOLD_MIB} MiB in a Python process for a while, then prints a complete
+ * script) holds {@value #HOLD_MIB} MiB in a Python process for 3 s, then prints a complete
  * one-kernel log. The sims may hold {@value #LIMIT_MIB} MiB together ({@code
  * CASCADE_SIM_MEMORY_LIMIT}), which fits two of them but not three, on four slots. One replica's
  * first attempt runs in a memory cgroup whose limit is below what it holds, so the kernel's
@@ -103,7 +103,7 @@ final class MemoryQueueIT {
             open(mine, "w").close()
             with open("%s", "a") as counts:
                 counts.write(str(len(os.listdir("%s"))) + "\\n")
-            time.sleep(1.5)
+            time.sleep(3)
             os.remove(mine)
             '
             cat "%s"
@@ -186,9 +186,10 @@ final class MemoryQueueIT {
     String name = "cascade-memory-it-" + UUID.randomUUID();
     Path v1 = Path.of("/sys/fs/cgroup/memory");
     Path v2 = Path.of("/sys/fs/cgroup");
+    Path group = null;
     try {
       if (Files.isRegularFile(v1.resolve("cgroup.procs"))) {
-        Path group = Files.createDirectory(v1.resolve(name));
+        group = Files.createDirectory(v1.resolve(name));
         Files.writeString(group.resolve("memory.limit_in_bytes"), Long.toString(limitBytes));
         Path swap = group.resolve("memory.memsw.limit_in_bytes");
         if (Files.exists(swap)) {
@@ -198,13 +199,19 @@ final class MemoryQueueIT {
       }
       if (Files.isRegularFile(v2.resolve("cgroup.controllers"))
           && Files.readString(v2.resolve("cgroup.subtree_control")).contains("memory")) {
-        Path group = Files.createDirectory(v2.resolve(name));
+        group = Files.createDirectory(v2.resolve(name));
         Files.writeString(group.resolve("memory.max"), Long.toString(limitBytes));
         Files.writeString(group.resolve("memory.swap.max"), "0");
         return Optional.of(group);
       }
     } catch (IOException | UnsupportedOperationException e) {
-      return Optional.empty();
+      if (group != null) {
+        try {
+          Files.deleteIfExists(group); // made, but its limit could not be set: not of use
+        } catch (IOException gone) {
+          // nothing in it: the next boot clears it
+        }
+      }
     }
     return Optional.empty();
   }
