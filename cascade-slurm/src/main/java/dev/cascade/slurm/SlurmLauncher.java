@@ -323,6 +323,41 @@ public final class SlurmLauncher implements Launcher {
     return found;
   }
 
+  /**
+   * The tasks' peak memory from Slurm's accounting, {@code MaxRSS} of their steps ({@link
+   * SlurmStates#maxRss}); none when accounting is off or cannot be read.
+   */
+  @Override
+  public Map<String, Long> peakMemory(Collection<String> launcherRefs) {
+    Set<String> jobs = new LinkedHashSet<>();
+    for (String ref : launcherRefs) {
+      var match = REF.matcher(ref);
+      if (match.matches()) {
+        jobs.add(match.group(1));
+      }
+    }
+    if (jobs.isEmpty() || !accountingOn()) {
+      return Map.of();
+    }
+    try {
+      Map<String, Long> peaks =
+          new HashMap<>(
+              SlurmStates.maxRss(
+                  commands.run(
+                      List.of(
+                          "sacct",
+                          "--noheader",
+                          "--parsable2",
+                          "--format=JobID,MaxRSS",
+                          "--jobs=" + String.join(",", jobs)))));
+      peaks.keySet().retainAll(Set.copyOf(launcherRefs));
+      return peaks;
+    } catch (SlurmException e) {
+      log.warn("cannot read Slurm's accounting for peak memory: {}", e.getMessage());
+      return Map.of();
+    }
+  }
+
   private boolean accountingOn() {
     Boolean known = accounting;
     if (known == null) {

@@ -217,6 +217,24 @@ final class SlurmLauncherTest {
   }
 
   @Test
+  void maxRss_isTheLargestOfEachTasksSteps_inBytes() {
+    assertThat(
+            SlurmStates.maxRss(
+                """
+                14_0|
+                14_0.batch|524288K
+                14_0.extern|1024K
+                14_1|
+                14_1.batch|1.50G
+                14_1.0|2048
+                14_2|
+                14_2.batch|
+                """))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("14_0", 512L * 1024 * 1024, "14_1", 1536L * 1024 * 1024));
+  }
+
+  @Test
   void fetchMode_pointsTheTasksViewAtTheNodeScratch() {
     SlurmLauncherSettings settings =
         SlurmLauncherSettings.defaults()

@@ -182,9 +182,10 @@ final class ResourceSchemas {
             "peak_memory_bytes",
             nullable(
                 integer(
-                    "The most resident memory (RSS) the sim's process tree held, in bytes,"
-                        + " sampled while it runs; null where not measured (before it runs, or"
-                        + " on a launcher other than local)")),
+                    "The most resident memory (RSS) the sim's process tree held, in bytes:"
+                        + " sampled while a local sim runs, Slurm's accounted MaxRSS after a"
+                        + " Slurm task ends; null where not measured (before it runs, Sail, Slurm"
+                        + " without accounting)")),
             "attempt",
             integer(),
             "kernels",
