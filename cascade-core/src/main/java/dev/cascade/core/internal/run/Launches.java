@@ -146,9 +146,15 @@ public final class Launches implements AutoCloseable {
     return slots;
   }
 
-  /** A sim an earlier process launched, still unfinished, holds a slot until it finishes. */
-  void holdSlot(String simId) {
-    slots.hold(simId);
+  /**
+   * A sim an earlier process launched, still unfinished, holds a slot until it finishes; a local
+   * one's memory is measured from now on (its peak from before the restart is the stored one).
+   */
+  void holdSlot(Sim sim) {
+    slots.hold(sim.id());
+    if (sim.launcherRef() != null && launcher.launcherName().equals(sim.launcherName())) {
+      watchMemory(sim.id(), sim.launcherRef());
+    }
   }
 
   private void dispatch(

@@ -445,7 +445,7 @@ public final class RunService implements Runs {
     // Sims still running from before hold their slots, so the queue waits for them as before.
     sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST).stream()
         .filter(sim -> !relaunched.contains(sim.id()))
-        .forEach(sim -> launches.holdSlot(sim.id()));
+        .forEach(launches::holdSlot);
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending or half-launched", pending.size());
     }
