@@ -20,6 +20,9 @@ import java.util.Objects;
  *     kernelslist.g} from 1); null for the whole trace
  * @param failureClass why it failed, as a class; null unless it failed
  * @param provenance what produced its numbers
+ * @param peakMemoryBytes the most resident memory (RSS) its process tree held, in bytes, sampled
+ *     while it ran; null where it was not measured (before it ran, or on a launcher that does not
+ *     measure it)
  */
 public record Sim(
     String id,
@@ -39,7 +42,8 @@ public record Sim(
     int attempt,
     String kernels,
     FailureClass failureClass,
-    Provenance provenance) {
+    Provenance provenance,
+    Long peakMemoryBytes) {
 
   public Sim {
     Objects.requireNonNull(id, "id");
@@ -54,6 +58,10 @@ public record Sim(
     }
     if (replica < 0) {
       throw new IllegalArgumentException("replica must be 0 or more; got " + replica);
+    }
+    if (peakMemoryBytes != null && peakMemoryBytes < 0) {
+      throw new IllegalArgumentException(
+          "peakMemoryBytes cannot be negative; got " + peakMemoryBytes);
     }
   }
 
@@ -78,7 +86,8 @@ public record Sim(
         1,
         null,
         null,
-        Provenance.UNKNOWN);
+        Provenance.UNKNOWN,
+        null);
   }
 
   /** A new sim, {@code pending}, on a trace whose kernel count does not matter here. */
@@ -105,7 +114,8 @@ public record Sim(
         attempt,
         kernels,
         failureClass,
-        provenance);
+        provenance,
+        peakMemoryBytes);
   }
 
   /** This sim as its next attempt would start: a new id, pending, its provenance's inputs kept. */
@@ -134,7 +144,8 @@ public record Sim(
             provenance.simulator(),
             null,
             null,
-            null));
+            null),
+        null);
   }
 
   /** A copy simulating only the kernel window {@code window} of {@code windowSize} kernels. */
@@ -157,7 +168,8 @@ public record Sim(
         attempt,
         window,
         failureClass,
-        provenance);
+        provenance,
+        peakMemoryBytes);
   }
 
   public Sim withProvenance(Provenance newProvenance) {
@@ -179,6 +191,7 @@ public record Sim(
         attempt,
         kernels,
         failureClass,
-        newProvenance);
+        newProvenance,
+        peakMemoryBytes);
   }
 }

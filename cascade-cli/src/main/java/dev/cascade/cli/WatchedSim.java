@@ -25,6 +25,9 @@ final class WatchedSim {
   /** The simulator's speed so far, simulated thread instructions per second; null before any. */
   Double instructionsPerSecond;
 
+  /** The most memory the sim's process tree held so far, in bytes; null where not measured. */
+  Long peakMemoryBytes;
+
   private boolean known;
   private String printedKey;
 
@@ -55,6 +58,12 @@ final class WatchedSim {
     Number rate = sim.progress().latestMetrics().get("gpgpu_simulation_rate");
     if (rate != null) {
       instructionsPerSecond = rate.doubleValue();
+    }
+    if (sim.peakMemoryBytes() != null) {
+      peakMemoryBytes =
+          peakMemoryBytes == null
+              ? sim.peakMemoryBytes()
+              : Math.max(peakMemoryBytes, sim.peakMemoryBytes());
     }
     error = SimFailure.describe(sim);
     heartbeat(sim.lastHeartbeatAt());
@@ -91,7 +100,7 @@ final class WatchedSim {
     return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
   }
 
-  /** {@code SM90_H100 #0 [######....] 3/5 running 209.4 KIPS heartbeat 1.2s ago}. */
+  /** {@code SM90_H100 #0 [######....] 3/5 running 209.4 KIPS 612.0 MiB peak heartbeat 1.2s ago}. */
   String line(int configWidth, Duration heartbeatAge) {
     StringBuilder line = new StringBuilder();
     line.append(label(configWidth)).append("  ");
@@ -100,6 +109,10 @@ final class WatchedSim {
     if (instructionsPerSecond != null) {
       // Accel-Sim's own rate so far: thousands of simulated thread instructions a second.
       line.append(String.format(Locale.ROOT, "  %.1f KIPS", instructionsPerSecond / 1000));
+    }
+    if (peakMemoryBytes != null) {
+      // The most resident memory its process tree held so far (local sims).
+      line.append("  ").append(Formats.size(peakMemoryBytes)).append(" peak");
     }
     if (!finished()) {
       line.append("  ")

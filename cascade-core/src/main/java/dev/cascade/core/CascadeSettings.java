@@ -47,6 +47,9 @@ import java.util.Set;
  *     when the embedder starts one itself or sims report elsewhere. By default, when no {@code
  *     mainUrl} is given, a loopback server on a free port.
  * @param logs how sims' logs are kept: compressed, and for how long ({@code CASCADE_LOG_RETENTION})
+ * @param memory how local sims are fitted to the machine's memory, and how often a sim the
+ *     out-of-memory killer ended is tried ({@code CASCADE_MEMORY_RESERVE}, {@code
+ *     CASCADE_SIM_MEMORY_LIMIT}, {@code CASCADE_OOM_ATTEMPTS})
  */
 public record CascadeSettings(
     Path dataDir,
@@ -64,7 +67,8 @@ public record CascadeSettings(
     String mainUrl,
     ServerSettings server,
     Simulator simulator,
-    LogSettings logs) {
+    LogSettings logs,
+    MemorySettings memory) {
 
   public static final int MAX_LAUNCHES_LIMIT = 256;
 
@@ -75,6 +79,7 @@ public record CascadeSettings(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(simulator, "simulator");
     Objects.requireNonNull(logs, "logs");
+    Objects.requireNonNull(memory, "memory");
     if (mainUrl == null && server == null) {
       throw new IllegalArgumentException(
           "sims need somewhere to report: give a mainUrl or let Cascade start a server");
@@ -241,20 +246,23 @@ public record CascadeSettings(
     private ServerSettings server;
     private boolean noServer;
     private LogSettings logs = LogSettings.defaults();
+    private MemorySettings memory = MemorySettings.defaults();
 
     private Builder() {}
 
     /**
      * Reads the {@code CASCADE_*} settings present in {@code environment}: {@code
      * CASCADE_DATA_DIR}, {@code CASCADE_MAX_LAUNCHES}, {@code CASCADE_LOCAL_SLOTS}, {@code
-     * CASCADE_HEARTBEAT_TIMEOUT_S}, {@code CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code
-     * CASCADE_MAIN_URL}, the variables {@code CASCADE_SIM_ENV_PASS} names (added to the sim
-     * environment, under what {@link #simEnvironment} sets), {@code LD_LIBRARY_PATH} (passed on,
-     * with the library folders of the Accel-Sim {@code CASCADE_ACCELSIM_DIR} names first: {@link
-     * SimCommands#accelSimLibraryPath}), and the GPU config catalog ({@link
-     * #catalogFromEnvironment}). Absent ones keep their value. The default sim command is chosen
-     * from the same variables ({@link #simCommandFromEnvironment}). The builder reads no other
-     * environment: without this call, none at all.
+     * CASCADE_HEARTBEAT_TIMEOUT_S}, {@code CASCADE_LOG_RETENTION}, the memory settings ({@code
+     * CASCADE_MEMORY_RESERVE}, {@code CASCADE_SIM_MEMORY_LIMIT}, {@code CASCADE_OOM_ATTEMPTS}),
+     * {@code CASCADE_UPLOAD_QUIET_S}, {@code CASCADE_SIM_CMD}, {@code CASCADE_MAIN_URL}, the
+     * variables {@code CASCADE_SIM_ENV_PASS} names (added to the sim environment, under what {@link
+     * #simEnvironment} sets), {@code LD_LIBRARY_PATH} (passed on, with the library folders of the
+     * Accel-Sim {@code CASCADE_ACCELSIM_DIR} names first: {@link SimCommands#accelSimLibraryPath}),
+     * and the GPU config catalog ({@link #catalogFromEnvironment}). Absent ones keep their value.
+     * The default sim command is chosen from the same variables ({@link
+     * #simCommandFromEnvironment}). The builder reads no other environment: without this call, none
+     * at all.
      */
     public Builder fromEnvironment(Map<String, String> environment) {
       AppEnvironment variables = new AppEnvironment(environment);
@@ -264,6 +272,7 @@ public record CascadeSettings(
       variables.localSlots().ifPresent(this::localSlots);
       variables.heartbeatTimeout().ifPresent(this::heartbeatTimeout);
       variables.logRetention().ifPresent(limit -> logs(logs.withRetention(limit)));
+      memory(variables.memory(memory));
       variables.uploadQuietPeriod().ifPresent(this::uploadQuietPeriod);
       variables.simCommand().ifPresent(this::simCommand);
       variables.mainUrl().ifPresent(this::mainUrl);
@@ -296,6 +305,15 @@ public record CascadeSettings(
     /** How sims' logs are kept ({@link LogSettings#defaults()}: compressed, kept until dropped). */
     public Builder logs(LogSettings logs) {
       this.logs = Objects.requireNonNull(logs, "logs");
+      return this;
+    }
+
+    /**
+     * How local sims are fitted to the machine's memory and how often a sim the out-of-memory
+     * killer ended is tried ({@link MemorySettings#defaults()}: a 512 MiB reserve, 3 attempts).
+     */
+    public Builder memory(MemorySettings memory) {
+      this.memory = Objects.requireNonNull(memory, "memory");
       return this;
     }
 
@@ -444,7 +462,8 @@ public record CascadeSettings(
               ? server
               : ServerSettings.defaults().withPort(0),
           simulator != null ? simulator : Simulators.accelSim(),
-          logs);
+          logs,
+          memory);
     }
 
     /** A Cascade with these settings, not started yet. */

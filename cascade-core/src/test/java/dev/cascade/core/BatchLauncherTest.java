@@ -91,6 +91,17 @@ final class BatchLauncherTest {
   }
 
   @Test
+  void eachLaunch_isToldThePredictedPeak_aFirstGuessFromTheTracesSize() {
+    Run run = launched(new RunEntry("SM90_H100", 2));
+
+    long traceBytes = engine.traces().find("demo").orElseThrow().sizeBytes();
+    assertThat(launcher.batches.getFirst())
+        .extracting(SimLaunch::memoryBytes)
+        .containsOnly(512L * 1024 * 1024 + 2 * traceBytes);
+    assertThat(run.sims()).hasSize(2);
+  }
+
+  @Test
   void batchLauncher_hasNoSlots_soARunsEntryGoesToTheClusterAtOnceWhateverItsPriority() {
     Run run =
         engine
@@ -202,6 +213,23 @@ final class BatchLauncherTest {
   }
 
   @Test
+  void aSimThatEnded_getsThePeakMemoryTheLaunchersAccountingGivesOnceItHasIt() {
+    Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
+    engine.checkLauncherStatus();
+    engine.checkLauncherStatus(); // seen live
+    engine.reports().heartbeat(sim.id(), new Heartbeat(SimState.SUCCEEDED, null, 0, 0));
+    launcher.statuses.put(sim.launcherRef(), LauncherStatus.ended("Slurm state COMPLETED"));
+
+    engine.checkLauncherStatus(); // accounting has no figure yet
+    assertThat(engine.runs().sim(sim.id()).peakMemoryBytes()).isNull();
+    launcher.peaks.put(sim.launcherRef(), 612L * 1024 * 1024);
+    engine.checkLauncherStatus();
+
+    assertThat(engine.runs().sim(sim.id()).peakMemoryBytes()).isEqualTo(612L * 1024 * 1024);
+  }
+
+  @Test
   void simThatReportedItsOwnFailure_getsAnOutsideEndInFrontOfItsError() {
     Sim sim = launched(new RunEntry("SM90_H100", 1)).sims().getFirst();
     launcher.statuses.put(sim.launcherRef(), LauncherStatus.running("Slurm state RUNNING"));
@@ -252,6 +280,7 @@ final class BatchLauncherTest {
   private static final class BatchLauncher implements Launcher {
     final List<List<SimLaunch>> batches = new CopyOnWriteArrayList<>();
     final Map<String, LauncherStatus> statuses = new ConcurrentHashMap<>();
+    final Map<String, Long> peaks = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -277,6 +306,11 @@ final class BatchLauncherTest {
     @Override
     public Map<String, LauncherStatus> status(Collection<String> refs) {
       return Map.copyOf(statuses);
+    }
+
+    @Override
+    public Map<String, Long> peakMemory(Collection<String> refs) {
+      return Map.copyOf(peaks);
     }
 
     @Override

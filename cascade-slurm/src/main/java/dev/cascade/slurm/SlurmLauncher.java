@@ -175,7 +175,14 @@ public final class SlurmLauncher implements Launcher {
     } catch (IOException e) {
       throw new LaunchException("cannot make the job output dir " + output + ": " + e, false, e);
     }
-    List<String> command = sbatchCommand(first, launches.size(), folder, output, script);
+    List<String> command =
+        sbatchCommand(
+            first,
+            launches.size(),
+            launches.stream().mapToLong(SimLaunch::memoryBytes).max().orElse(0),
+            folder,
+            output,
+            script);
     try {
       // --parsable prints "<job id>" or "<job id>;<cluster>".
       String printed = commands.run(command).strip();
@@ -192,6 +199,17 @@ public final class SlurmLauncher implements Launcher {
 
   /** The {@code sbatch} call for one array of {@code tasks} sims of {@code first}'s entry. */
   List<String> sbatchCommand(SimLaunch first, int tasks, Path folder, Path output, Path script) {
+    return sbatchCommand(first, tasks, 0, folder, output, script);
+  }
+
+  /**
+   * The {@code sbatch} call for one array of {@code tasks} sims of {@code first}'s entry, predicted
+   * to need {@code memoryBytes} each at their peak: {@code --mem} asks for that (in MiB, rounded
+   * up) unless the user set a memory of their own ({@code CASCADE_SLURM_MEM}, or {@code --mem...}
+   * among the extra arguments), or nothing is predicted (0).
+   */
+  List<String> sbatchCommand(
+      SimLaunch first, int tasks, long memoryBytes, Path folder, Path output, Path script) {
     List<String> command = new ArrayList<>();
     command.add("sbatch");
     command.add("--parsable");
@@ -210,6 +228,14 @@ public final class SlurmLauncher implements Launcher {
     option(command, "--qos=", settings.qos());
     option(command, "--time=", settings.timeLimit());
     option(command, "--mem=", settings.memoryPerSim());
+    boolean userMemory =
+        !settings.memoryPerSim().isEmpty()
+            || settings.extraArguments().stream()
+                .anyMatch(argument -> argument.startsWith("--mem"));
+    if (!userMemory && memoryBytes > 0) {
+      long mib = (memoryBytes + (1 << 20) - 1) >> 20;
+      command.add("--mem=" + mib + "M");
+    }
     command.addAll(settings.extraArguments());
     command.add(script.toString());
     return command;
@@ -295,6 +321,41 @@ public final class SlurmLauncher implements Launcher {
     }
     found.keySet().retainAll(Set.copyOf(launcherRefs));
     return found;
+  }
+
+  /**
+   * The tasks' peak memory from Slurm's accounting, {@code MaxRSS} of their steps ({@link
+   * SlurmStates#maxRss}); none when accounting is off or cannot be read.
+   */
+  @Override
+  public Map<String, Long> peakMemory(Collection<String> launcherRefs) {
+    Set<String> jobs = new LinkedHashSet<>();
+    for (String ref : launcherRefs) {
+      var match = REF.matcher(ref);
+      if (match.matches()) {
+        jobs.add(match.group(1));
+      }
+    }
+    if (jobs.isEmpty() || !accountingOn()) {
+      return Map.of();
+    }
+    try {
+      Map<String, Long> peaks =
+          new HashMap<>(
+              SlurmStates.maxRss(
+                  commands.run(
+                      List.of(
+                          "sacct",
+                          "--noheader",
+                          "--parsable2",
+                          "--format=JobID,MaxRSS",
+                          "--jobs=" + String.join(",", jobs)))));
+      peaks.keySet().retainAll(Set.copyOf(launcherRefs));
+      return peaks;
+    } catch (SlurmException e) {
+      log.warn("cannot read Slurm's accounting for peak memory: {}", e.getMessage());
+      return Map.of();
+    }
   }
 
   private boolean accountingOn() {

@@ -65,6 +65,46 @@ final class SlurmStates {
   }
 
   /**
+   * Reads lines of {@code job step|MaxRSS}, as {@code sacct -P -o JobID,MaxRSS} prints them, into
+   * the largest resident memory of any step of each task, in bytes, by task ref ({@code 14_0} for
+   * the steps {@code 14_0.batch}, {@code 14_0.extern}, {@code 14_0.0}). Sizes are read with their
+   * unit ({@code 123456K}, {@code 1.50G}; powers of 1024; none means bytes); a task whose steps
+   * show none is left out.
+   */
+  static Map<String, Long> maxRss(String output) {
+    Map<String, Long> peaks = new HashMap<>();
+    for (String line : output.split("\n")) {
+      String[] fields = line.strip().split("\\|", -1);
+      if (fields.length < 2 || !fields[0].contains(".") || fields[1].isBlank()) {
+        continue;
+      }
+      String ref = fields[0].substring(0, fields[0].indexOf('.'));
+      long bytes = size(fields[1].strip());
+      if (bytes > 0) {
+        peaks.merge(ref, bytes, Math::max);
+      }
+    }
+    return peaks;
+  }
+
+  /** {@code 123456K} in bytes; -1 when it is not a size. */
+  private static long size(String text) {
+    long unit = 1;
+    String number = text;
+    char last = text.charAt(text.length() - 1);
+    int power = "KMGTP".indexOf(Character.toUpperCase(last));
+    if (power >= 0) {
+      unit = 1L << (10 * (power + 1));
+      number = text.substring(0, text.length() - 1);
+    }
+    try {
+      return (long) (Double.parseDouble(number) * unit);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
    * Reads lines of {@code ref|state|reason}, as {@code squeue -o '%i|%T|%r'} and {@code sacct -P -o
    * JobID,State,Reason} print them, into statuses by ref.
    */

@@ -167,6 +167,74 @@ final class SlurmLauncherTest {
   }
 
   @Test
+  void sbatchCall_asksForThePredictedMemory_onlyWhenTheUserSetNone() {
+    long predicted = 1536L * 1024 * 1024 + 1; // a byte over 1.5 GiB
+    List<String> unset =
+        new SlurmLauncher(SlurmLauncherSettings.defaults())
+            .sbatchCommand(
+                launch("s_a", 0),
+                1,
+                predicted,
+                dir.resolve("job"),
+                dir.resolve("out"),
+                dir.resolve("job.sh"));
+    assertThat(unset).contains("--mem=1537M");
+
+    List<String> userMem =
+        new SlurmLauncher(SlurmLauncherSettings.defaults().withMemoryPerSim("8G"))
+            .sbatchCommand(
+                launch("s_a", 0),
+                1,
+                predicted,
+                dir.resolve("job"),
+                dir.resolve("out"),
+                dir.resolve("job.sh"));
+    assertThat(userMem.stream().filter(a -> a.startsWith("--mem"))).containsExactly("--mem=8G");
+
+    List<String> userExtra =
+        new SlurmLauncher(
+                SlurmLauncherSettings.defaults().withExtraArguments(List.of("--mem-per-cpu=2G")))
+            .sbatchCommand(
+                launch("s_a", 0),
+                1,
+                predicted,
+                dir.resolve("job"),
+                dir.resolve("out"),
+                dir.resolve("job.sh"));
+    assertThat(userExtra.stream().filter(a -> a.startsWith("--mem")))
+        .containsExactly("--mem-per-cpu=2G");
+
+    List<String> none =
+        new SlurmLauncher(SlurmLauncherSettings.defaults())
+            .sbatchCommand(
+                launch("s_a", 0),
+                1,
+                0,
+                dir.resolve("job"),
+                dir.resolve("out"),
+                dir.resolve("job.sh"));
+    assertThat(none).noneMatch(a -> a.startsWith("--mem"));
+  }
+
+  @Test
+  void maxRss_isTheLargestOfEachTasksSteps_inBytes() {
+    assertThat(
+            SlurmStates.maxRss(
+                """
+                14_0|
+                14_0.batch|524288K
+                14_0.extern|1024K
+                14_1|
+                14_1.batch|1.50G
+                14_1.0|2048
+                14_2|
+                14_2.batch|
+                """))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("14_0", 512L * 1024 * 1024, "14_1", 1536L * 1024 * 1024));
+  }
+
+  @Test
   void fetchMode_pointsTheTasksViewAtTheNodeScratch() {
     SlurmLauncherSettings settings =
         SlurmLauncherSettings.defaults()

@@ -330,6 +330,7 @@ public final class ApiJson {
     fields.put("current_kernel", progress.currentKernel());
     fields.put("latest_metrics", progress.latestMetrics());
     fields.put("log_outcome", progress.logOutcome());
+    fields.put("peak_memory_bytes", sim.peakMemoryBytes());
     SimFields.write(sim, fields);
     return fields;
   }
@@ -374,7 +375,8 @@ public final class ApiJson {
         sim.integer("attempt", 1),
         sim.textOrNull("kernels"),
         SimFields.failureClass(sim.textOrNull("failure_class")),
-        SimFields.provenance(node.path("provenance"), sim.textOrNull("reused_from")));
+        SimFields.provenance(node.path("provenance"), sim.textOrNull("reused_from")),
+        sim.wholeOrNull("peak_memory_bytes"));
   }
 
   // ------------------------------------------------------------------ events

@@ -5,6 +5,7 @@ import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.GpuConfigCatalog;
 import dev.cascade.core.LocalLauncher;
+import dev.cascade.core.MemorySettings;
 import dev.cascade.core.SimCommands;
 import dev.cascade.core.StandardConfigs;
 import dev.cascade.core.internal.trace.TraceStore;
@@ -38,6 +39,15 @@ public final class AppEnvironment {
 
   /** How long sims' logs are kept ({@code 30d}); their results stay. */
   public static final String LOG_RETENTION = "CASCADE_LOG_RETENTION";
+
+  /** Memory never handed to local sims ({@code 512M}, {@code 2G}). */
+  public static final String MEMORY_RESERVE = "CASCADE_MEMORY_RESERVE";
+
+  /** The most memory the local sims running at once may hold together ({@code 16G}). */
+  public static final String SIM_MEMORY_LIMIT = "CASCADE_SIM_MEMORY_LIMIT";
+
+  /** Attempts a sim gets in all when the out-of-memory killer ends it. */
+  public static final String OOM_ATTEMPTS = "CASCADE_OOM_ATTEMPTS";
 
   /** Seconds with no file changed before an upload counts as complete. */
   public static final String UPLOAD_QUIET_S = "CASCADE_UPLOAD_QUIET_S";
@@ -120,6 +130,53 @@ public final class AppEnvironment {
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, LOG_RETENTION + " " + e.getMessage(), null);
     }
+  }
+
+  /**
+   * The memory settings {@value #MEMORY_RESERVE}, {@value #SIM_MEMORY_LIMIT} and {@value
+   * #OOM_ATTEMPTS} give over {@code base}; unset or blank ones keep {@code base}'s.
+   *
+   * @throws CascadeException {@code INVALID} naming the variable and its value when it is not a
+   *     size (or a whole number of attempts from 1)
+   */
+  public MemorySettings memory(MemorySettings base) {
+    MemorySettings memory = base;
+    Optional<String> reserve = nonBlank(MEMORY_RESERVE);
+    if (reserve.isPresent()) {
+      memory = setting(MEMORY_RESERVE, reserve.get(), memory, MemorySettings::withReserveBytes);
+    }
+    Optional<String> limit = nonBlank(SIM_MEMORY_LIMIT);
+    if (limit.isPresent()) {
+      memory = setting(SIM_MEMORY_LIMIT, limit.get(), memory, MemorySettings::withSimLimitBytes);
+    }
+    Optional<String> attempts = nonBlank(OOM_ATTEMPTS);
+    if (attempts.isPresent()) {
+      try {
+        memory = memory.withOomAttempts(parseInt(OOM_ATTEMPTS, attempts.get()));
+      } catch (IllegalArgumentException e) {
+        throw new CascadeException(
+            ErrorCode.INVALID,
+            OOM_ATTEMPTS + "=\"" + attempts.get() + "\" is wrong: " + e.getMessage(),
+            null,
+            e);
+      }
+    }
+    return memory;
+  }
+
+  /** {@code memory} with the size {@code value} of {@code variable} set on it by {@code set}. */
+  private static MemorySettings setting(
+      String variable, String value, MemorySettings memory, SizeSetter set) {
+    try {
+      return set.apply(memory, MemorySettings.parseSize(value));
+    } catch (IllegalArgumentException e) {
+      throw new CascadeException(
+          ErrorCode.INVALID, variable + "=\"" + value + "\" is wrong: " + e.getMessage(), null, e);
+    }
+  }
+
+  private interface SizeSetter {
+    MemorySettings apply(MemorySettings memory, long bytes);
   }
 
   public Optional<Duration> heartbeatTimeout() {

@@ -2,6 +2,7 @@ package dev.cascade.core.internal;
 
 import dev.cascade.core.CascadeSettings;
 import dev.cascade.core.GpuConfigCatalog;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Results;
 import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimOutput;
@@ -16,6 +17,7 @@ import dev.cascade.core.internal.run.LogRetention;
 import dev.cascade.core.internal.run.QueuedSims;
 import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.internal.run.RunSettings;
+import dev.cascade.core.internal.run.SimMemory;
 import dev.cascade.core.internal.run.SimMoves;
 import dev.cascade.core.internal.run.SimReports;
 import dev.cascade.core.internal.run.SimTokens;
@@ -122,7 +124,12 @@ public final class Engine implements AutoCloseable {
             settings.finishedStopDelay(),
             settings.simCommand(),
             settings.simEnvironment());
-    SlotQueue slots = new SlotQueue(settings.launcher().slots());
+    SimMemory memory =
+        settings.launcher() instanceof LocalLauncher
+            ? SimMemory.local(settings.memory())
+            : SimMemory.none(settings.memory());
+    memory.learn(sims.peakMemoryByTraceAndConfig());
+    SlotQueue slots = new SlotQueue(settings.launcher().slots(), memory);
     SimMoves moves = new SimMoves(database, sims, events, outputs, slots, clock);
     launches =
         new Launches(
@@ -131,6 +138,7 @@ public final class Engine implements AutoCloseable {
             sims,
             moves,
             slots,
+            memory,
             runSettings,
             clock);
     toClose.add(0, launches);
@@ -176,6 +184,7 @@ public final class Engine implements AutoCloseable {
           () -> {
             heartbeatCheck.run();
             timeLimits.run();
+            retryOutOfMemory();
           };
       toClose.add(0, new HeartbeatMonitor(checks, settings.monitorInterval()));
       // Polls the launcher's own view (a Slurm queue) as often, so a task's end is known soon.
@@ -285,6 +294,17 @@ public final class Engine implements AutoCloseable {
   /** One pass of the heartbeat monitor, for tests that turned the background one off. */
   public void checkHeartbeats() {
     heartbeatCheck.run();
+  }
+
+  /**
+   * Tries again the sims the out-of-memory killer ended that have attempts left ({@code
+   * CASCADE_OOM_ATTEMPTS}); the background monitor does it at each pass.
+   */
+  public void retryOutOfMemory() {
+    int attempts = settings.memory().oomAttempts();
+    if (attempts > 1) {
+      runs.retryOutOfMemory(attempts);
+    }
   }
 
   /** One pass of the time-limit check, for tests that turned the background monitor off. */

@@ -72,6 +72,15 @@ public interface Launcher extends AutoCloseable {
     return Map.of();
   }
 
+  /**
+   * The peak memory of ended sims as the launcher's own system accounted it, in bytes, by launcher
+   * ref (Slurm's {@code sacct} {@code MaxRSS}); a ref it has no figure for (yet) is left out. Asked
+   * for a while after each sim it followed ends. The default knows none.
+   */
+  default Map<String, Long> peakMemory(Collection<String> launcherRefs) {
+    return Map.of();
+  }
+
   /** Stops a sim. Idempotent: a ref that is already gone is not an error. */
   void stop(String launcherRef);
 

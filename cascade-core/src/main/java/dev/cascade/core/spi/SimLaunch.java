@@ -18,13 +18,28 @@ import java.util.Objects;
  *     simEnvironment}); the contract's own variables win over these
  * @param workDir the folder the sim runs in
  * @param output the file the sim's stdout and stderr go to
+ * @param memoryBytes the memory the sim is predicted to need at its peak, in bytes (from earlier
+ *     sims of its trace and config, else a first guess from the trace's size; more for each attempt
+ *     after an out-of-memory kill): what a launcher that reserves memory per sim asks for when its
+ *     user set none (Slurm's {@code --mem}); 0 when nothing is predicted
  */
 public record SimLaunch(
     SimContract contract,
     List<String> command,
     Map<String, String> extraEnvironment,
     Path workDir,
-    Path output) {
+    Path output,
+    long memoryBytes) {
+
+  /** A launch with no memory prediction. */
+  public SimLaunch(
+      SimContract contract,
+      List<String> command,
+      Map<String, String> extraEnvironment,
+      Path workDir,
+      Path output) {
+    this(contract, command, extraEnvironment, workDir, output, 0);
+  }
 
   public SimLaunch {
     Objects.requireNonNull(contract, "contract");
@@ -34,6 +49,10 @@ public record SimLaunch(
     extraEnvironment = Map.copyOf(extraEnvironment);
     if (command.isEmpty()) {
       throw new IllegalArgumentException("sim " + contract.simId() + ": the command is empty");
+    }
+    if (memoryBytes < 0) {
+      throw new IllegalArgumentException(
+          "sim " + contract.simId() + ": memoryBytes cannot be negative; got " + memoryBytes);
     }
   }
 

@@ -392,7 +392,8 @@ export function renderRun(main, runId) {
     }
 
     const metrics = sim.latest_metrics || {};
-    const key = JSON.stringify(metrics);
+    const peak = sim.peak_memory_bytes;
+    const key = JSON.stringify([metrics, peak]);
     if (card.metrics.dataset.key !== key) {
       card.metrics.dataset.key = key;
       const items = [
@@ -410,12 +411,15 @@ export function renderRun(main, runId) {
         // Accel-Sim's own rate: simulated thread instructions per second of wall time, so far.
         items.push(['Speed (KIPS, thread instructions)', number(metrics.gpgpu_simulation_rate / 1000, 1)]);
       }
+      // The most memory the sim's process tree held so far (local sims; sampled while it runs).
+      const memory = peak === null || peak === undefined ? [] : [['Peak memory', bytes(peak)]];
+      const metric = ([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value));
       const empty = metrics.cycles === undefined;
       replace(card.metrics,
         empty
-          ? h('div', { class: 'muted small metrics-empty' }, isFinished(sim.state) ? `No kernel finished before it ${sim.state === 'cancelled' ? 'was cancelled' : sim.state}` : 'No kernel finished yet')
-          : [h('div', { class: 'metrics-title' }, 'Latest kernel'),
-            items.map(([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value)))]);
+          ? [h('div', { class: 'muted small metrics-empty' }, isFinished(sim.state) ? `No kernel finished before it ${sim.state === 'cancelled' ? 'was cancelled' : sim.state}` : 'No kernel finished yet'),
+            memory.map(metric)]
+          : [h('div', { class: 'metrics-title' }, 'Latest kernel'), items.concat(memory).map(metric)]);
     }
 
     card.error.hidden = !sim.error;

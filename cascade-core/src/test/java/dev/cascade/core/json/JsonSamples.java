@@ -65,7 +65,8 @@ public final class JsonSamples {
         "2-4",
         null,
         new Provenance(
-            "sha256:aa", "sha256:bb", "cascade-emulator-2.0", "accelsim-1", "gpgpusim-1", null));
+            "sha256:aa", "sha256:bb", "cascade-emulator-2.0", "accelsim-1", "gpgpusim-1", null),
+        612L * 1024 * 1024);
   }
 
   public static Sim failedSim() {
@@ -87,7 +88,8 @@ public final class JsonSamples {
         2,
         null,
         FailureClass.DEADLOCK,
-        Provenance.UNKNOWN.withReusedFrom("s_0"));
+        Provenance.UNKNOWN.withReusedFrom("s_0"),
+        null);
   }
 
   public static Run run() {

@@ -47,7 +47,8 @@ final class RunListJsonTest {
             failed.attempt() + 1,
             null,
             null,
-            Provenance.UNKNOWN);
+            Provenance.UNKNOWN,
+            null);
     Run run = JsonSamples.run();
     List<Sim> sims = new ArrayList<>(run.sims());
     sims.add(retry);

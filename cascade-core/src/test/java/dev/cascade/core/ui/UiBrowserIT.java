@@ -258,7 +258,8 @@ final class UiBrowserIT {
           .isEqualTo("5");
       assertThat(card.findElement(By.cssSelector(".metrics")).getText())
           .contains("Cycles")
-          .contains("IPC");
+          .contains("IPC")
+          .containsPattern("Peak memory\\s+[0-9.]+ MiB"); // the local sim's process tree
       assertThat(card.findElement(By.cssSelector(".log-tail")).getText())
           .contains("GPGPU-Sim")
           .contains("launching kernel name:")

@@ -221,6 +221,13 @@ final class ResourceSchemas {
             mapOf(number()),
             "log_outcome",
             nullable(string("complete, not_final, failed, incomplete")),
+            "peak_memory_bytes",
+            nullable(
+                integer(
+                    "The most resident memory (RSS) the sim's process tree held, in bytes:"
+                        + " sampled while a local sim runs, Slurm's accounted MaxRSS after a"
+                        + " Slurm task ends; null where not measured (before it runs, Sail, Slurm"
+                        + " without accounting)")),
             "attempt",
             integer(),
             "kernels",

@@ -66,6 +66,18 @@ final class FairOrder {
     return bySimId.size();
   }
 
+  /** The sim whose turn it is, left waiting. */
+  QueuedSim peek() {
+    if (waiting.isEmpty()) {
+      throw new NoSuchElementException("no sim is waiting");
+    }
+    Map<String, Map<String, ArrayDeque<QueuedSim>>> owners = waiting.firstEntry().getValue();
+    String owner = leastRecentlyServed(owners, ownerServed, FairOrder::firstSeqOfOwner);
+    Map<String, ArrayDeque<QueuedSim>> runs = owners.get(owner);
+    String run = leastRecentlyServed(runs, runServed, sims -> sims.getFirst().seq());
+    return runs.get(run).getFirst();
+  }
+
   /** Takes the sim whose turn it is. */
   QueuedSim next() {
     if (waiting.isEmpty()) {

@@ -54,6 +54,17 @@ public final class LauncherStatusCheck implements Runnable {
   /** How long after its end a failed sim's error may still get its launcher's reason. */
   private static final Duration EXPLAIN_WITHIN = Duration.ofMinutes(3);
 
+  /** How long after a followed sim ends its peak memory is asked of the launcher. */
+  private static final Duration PEAK_WITHIN = Duration.ofMinutes(10);
+
+  /** The sims seen live at the last poll, by id: their launcher refs. */
+  private final Map<String, String> lastLive = new ConcurrentHashMap<>();
+
+  /** Ended sims whose peak memory is still to be asked for: ref and until when. */
+  private record PeakWanted(String launcherRef, Instant until) {}
+
+  private final Map<String, PeakWanted> peaksWanted = new ConcurrentHashMap<>();
+
   /** Set once the launcher answered anything: launchers that know nothing cost no more reads. */
   private volatile boolean launcherAnswers;
 
@@ -62,6 +73,30 @@ public final class LauncherStatusCheck implements Runnable {
     pollLive();
     if (launcherAnswers) {
       explainRecentFailures();
+      recordPeaks();
+    }
+  }
+
+  /**
+   * Asks the launcher for the peak memory of the sims that ended since they were last seen live,
+   * for {@link #PEAK_WITHIN} after, and stores each figure once it comes (Slurm's accounting has it
+   * some seconds after the task ends).
+   */
+  private void recordPeaks() {
+    Instant now = clock.instant();
+    peaksWanted.values().removeIf(wanted -> now.isAfter(wanted.until()));
+    if (peaksWanted.isEmpty()) {
+      return;
+    }
+    Map<String, Long> peaks =
+        launcher.peakMemory(
+            peaksWanted.values().stream().map(PeakWanted::launcherRef).distinct().toList());
+    for (Map.Entry<String, PeakWanted> wanted : Map.copyOf(peaksWanted).entrySet()) {
+      Long bytes = peaks.get(wanted.getValue().launcherRef());
+      if (bytes != null && bytes >= 0) {
+        peaksWanted.remove(wanted.getKey());
+        moves.recordPeakMemory(wanted.getKey(), bytes);
+      }
     }
   }
 
@@ -110,6 +145,17 @@ public final class LauncherStatusCheck implements Runnable {
             .filter(sim -> Objects.equals(sim.launcherName(), launcher.name()))
             .toList();
     Set<String> liveIds = live.stream().map(Sim::id).collect(Collectors.toSet());
+    if (launcherAnswers) { // a launcher that knows nothing (local) is asked for no peaks either
+      Instant peakUntil = clock.instant().plus(PEAK_WITHIN);
+      lastLive.forEach(
+          (simId, ref) -> {
+            if (!liveIds.contains(simId)) {
+              peaksWanted.put(simId, new PeakWanted(ref, peakUntil)); // ended since the last poll
+            }
+          });
+      lastLive.clear();
+      live.forEach(sim -> lastLive.put(sim.id(), sim.launcherRef()));
+    }
     queued.retain(liveIds);
     seenEnded.retainAll(liveIds);
     if (live.isEmpty()) {

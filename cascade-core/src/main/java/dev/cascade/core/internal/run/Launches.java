@@ -2,7 +2,9 @@ package dev.cascade.core.internal.run;
 
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.GpuConfig;
+import dev.cascade.core.LocalLauncher;
 import dev.cascade.core.Run;
 import dev.cascade.core.Sim;
 import dev.cascade.core.SimState;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +49,9 @@ public final class Launches implements AutoCloseable {
   private final CompletableFuture<String> mainUrl = new CompletableFuture<>();
   private final ExecutorService stops = Executors.newVirtualThreadPerTaskExecutor();
 
+  /** The memory of local sims: measured, and what the queue admits by. */
+  private final SimMemory memory;
+
   /** Sims that reported their end, whose process has {@code stopTimeout} to exit by itself. */
   private final Set<String> finishing = ConcurrentHashMap.newKeySet();
 
@@ -57,6 +63,7 @@ public final class Launches implements AutoCloseable {
       SimRepository sims,
       SimMoves moves,
       SlotQueue slots,
+      SimMemory memory,
       RunSettings settings,
       Clock clock) {
     this.launcher = new SimLauncher(launcher, tokens, settings, Duration.ofMinutes(5));
@@ -67,6 +74,8 @@ public final class Launches implements AutoCloseable {
     this.moves = moves;
     this.settings = settings;
     this.clock = clock;
+    this.memory = memory;
+    memory.start(moves::recordPeakMemory, slots::recheck);
   }
 
   /** Lets queued launches go: sims report to {@code mainUrl} ({@code CASCADE_MAIN_URL}). */
@@ -106,13 +115,30 @@ public final class Launches implements AutoCloseable {
    * Queues a pending sim of {@code run} for launch on {@code config} with the trace at {@code
    * traceDir}: it waits for a slot (when the launcher has slots), then for a launch call.
    */
-  void submit(Sim sim, Run run, String traceId, Path traceDir, GpuConfig config) {
+  void submit(Sim sim, Run run, String traceId, Path traceDir, long traceBytes, GpuConfig config) {
+    memory.expect(sim.id(), traceId, config.name(), traceBytes);
     slots.submit(
         sim.id(),
         sim.runId(),
         run.owner(),
         run.priority(),
-        () -> dispatch(sim, traceId, traceDir, config));
+        () ->
+            dispatch(
+                sim,
+                traceId,
+                traceDir,
+                config,
+                memory.launchBytes(sim.attempt(), traceId, config.name(), traceBytes)),
+        reason -> refuse(sim.id(), reason));
+  }
+
+  /** The queue will never start the sim (it can never fit the machine's memory): it fails. */
+  private void refuse(String simId, String reason) {
+    String error = "launch failed: " + reason;
+    if (moves.move(simId, SimState.PENDING, SimState.FAILED, Outcome.error(error))) {
+      log.warn("sim {} {}", simId, error);
+    }
+    memory.finish(simId);
   }
 
   /** The slots sims wait for. */
@@ -120,13 +146,20 @@ public final class Launches implements AutoCloseable {
     return slots;
   }
 
-  /** A sim an earlier process launched, still unfinished, holds a slot until it finishes. */
-  void holdSlot(String simId) {
-    slots.hold(simId);
+  /**
+   * A sim an earlier process launched, still unfinished, holds a slot until it finishes; a local
+   * one's memory is measured from now on (its peak from before the restart is the stored one).
+   */
+  void holdSlot(Sim sim) {
+    slots.hold(sim.id());
+    if (sim.launcherRef() != null && launcher.launcherName().equals(sim.launcherName())) {
+      watchMemory(sim.id(), sim.launcherRef());
+    }
   }
 
-  private void dispatch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
-    queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config));
+  private void dispatch(
+      Sim sim, String traceId, Path traceDir, GpuConfig config, long memoryBytes) {
+    queue.submit(sim.id(), () -> launch(sim, traceId, traceDir, config, memoryBytes));
   }
 
   /**
@@ -134,17 +167,24 @@ public final class Launches implements AutoCloseable {
    * (a Slurm job array, whose launcher has no slots: the cluster queues its tasks), else one launch
    * per sim as {@link #submit} does, each after a slot.
    */
-  void submitAll(List<Sim> entrySims, Run run, String traceId, Path traceDir, GpuConfig config) {
+  void submitAll(
+      List<Sim> entrySims,
+      Run run,
+      String traceId,
+      Path traceDir,
+      long traceBytes,
+      GpuConfig config) {
     if (!launcher.launchesInBatches()) {
-      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, config));
+      entrySims.forEach(sim -> submit(sim, run, traceId, traceDir, traceBytes, config));
     } else if (!entrySims.isEmpty()) {
       queue.submit(
           entrySims.getFirst().id() + " and its entry",
-          () -> launchBatch(entrySims, traceId, traceDir, config));
+          () -> launchBatch(entrySims, traceId, traceDir, traceBytes, config));
     }
   }
 
-  private void launchBatch(List<Sim> entrySims, String traceId, Path traceDir, GpuConfig config) {
+  private void launchBatch(
+      List<Sim> entrySims, String traceId, Path traceDir, long traceBytes, GpuConfig config) {
     String url = mainUrl.join();
     if (closing) {
       return;
@@ -158,13 +198,20 @@ public final class Launches implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    List<LaunchOutcome> outcomes = launcher.launchAll(batch, traceId, traceDir, config, url);
+    List<LaunchOutcome> outcomes =
+        launcher.launchAll(
+            batch,
+            traceId,
+            traceDir,
+            config,
+            url,
+            sim -> memory.launchBytes(sim.attempt(), traceId, config.name(), traceBytes));
     for (int i = 0; i < batch.size(); i++) {
       apply(batch.get(i), traceId, traceDir, outcomes.get(i));
     }
   }
 
-  private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config) {
+  private void launch(Sim sim, String traceId, Path traceDir, GpuConfig config, long memoryBytes) {
     String url = mainUrl.join();
     if (closing) {
       return; // shutting down: the sim stays pending and the next start launches it
@@ -181,12 +228,13 @@ public final class Launches implements AutoCloseable {
       stops.execute(
           () -> {
             if (SimLauncher.sleep(WRITE_RETRY) && !closing) {
-              dispatch(sim, traceId, traceDir, config); // it keeps its slot
+              dispatch(sim, traceId, traceDir, config, memoryBytes); // it keeps its slot
             }
           });
       return;
     }
-    apply(sim, traceId, traceDir, launcher.launch(sim, traceId, traceDir, config, url));
+    apply(
+        sim, traceId, traceDir, launcher.launch(sim, traceId, traceDir, config, url, memoryBytes));
   }
 
   private void apply(Sim sim, String traceId, Path traceDir, LaunchOutcome outcome) {
@@ -199,6 +247,7 @@ public final class Launches implements AutoCloseable {
           return; // shutting down: left launching without a ref, the next start relaunches it
         }
         log.info("sim {} launched by {}: {}", sim.id(), launched.launcherName(), launched.ref());
+        watchMemory(sim.id(), launched.ref());
         launcher
             .exitOf(launched.ref())
             .ifPresent(exit -> exit.thenAccept(code -> exited(sim.id(), traceId, traceDir, code)));
@@ -229,10 +278,43 @@ public final class Launches implements AutoCloseable {
       return;
     }
     String error = SimExit.reason(exitCode, traceId, traceDir, launcher.outputOf(simId));
-    if (moves.move(simId, null, SimState.FAILED, new Outcome(error, exitCode))) {
+    Optional<String> oomKill = outOfMemoryKill(simId);
+    FailureClass failureClass = null;
+    if (oomKill.isPresent()) {
+      error = error + "; " + oomKill.get();
+      failureClass = FailureClass.OUT_OF_MEMORY;
+    }
+    if (moves.move(simId, null, SimState.FAILED, new Outcome(error, exitCode, failureClass))) {
       log.warn("sim {} failed: {}", simId, error);
       stopLater(simId); // forgets the process
     }
+    finishMemory(simId);
+  }
+
+  /** Samples the memory of a local sim's process tree, whose first process is {@code ref}. */
+  private void watchMemory(String simId, String ref) {
+    if (!LocalLauncher.NAME.equals(launcher.launcherName())) {
+      return;
+    }
+    try {
+      memory.watch(simId, Long.parseLong(ref));
+    } catch (NumberFormatException e) {
+      log.warn(
+          "sim {}: launcher ref {} is not a process id; its memory is not measured", simId, ref);
+    }
+  }
+
+  /**
+   * How the kernel's out-of-memory killer ended a process of the local sim, in words, when it did
+   * (an OOM kill counted in a memory cgroup its processes were in); empty otherwise.
+   */
+  Optional<String> outOfMemoryKill(String simId) {
+    return memory.reading(simId).flatMap(reading -> reading.oomKill());
+  }
+
+  /** Stops sampling the sim's memory and stores its peak. */
+  private void finishMemory(String simId) {
+    memory.finish(simId).ifPresent(reading -> moves.recordPeakMemory(simId, reading.peakBytes()));
   }
 
   /** After a restart: {@link RestartRecovery#failEnded}. */
@@ -265,11 +347,13 @@ public final class Launches implements AutoCloseable {
 
   /** Stops the sim's process or sandbox in the background, if it was launched. */
   void stopLater(String simId) {
+    finishMemory(simId);
     stops.execute(() -> stopNow(simId));
   }
 
   /** A sim reported its end: stop what is left of it once it had time to exit by itself. */
   void stopAfterFinish(String simId) {
+    finishMemory(simId);
     finishing.add(simId);
     stops.execute(
         () -> {
@@ -291,6 +375,7 @@ public final class Launches implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
+    memory.close();
     launcher.close();
     mainUrl.complete(null); // wakes launches that still wait for a start that will not come
     queue.close();

@@ -44,13 +44,29 @@ public final class MemoryAdmission {
 
   private final long totalBytes;
   private final long reserveBytes;
+  private final long simLimitBytes;
 
   /**
    * @param totalBytes the machine's memory ({@code MemTotal}, or a cgroup's limit when lower)
    * @param reserveBytes memory never handed to sims (for the app, the OS and everything else)
    */
   public MemoryAdmission(long totalBytes, long reserveBytes) {
+    this(totalBytes, reserveBytes, Long.MAX_VALUE);
+  }
+
+  /**
+   * @param totalBytes the machine's memory ({@code MemTotal}, or a cgroup's limit when lower)
+   * @param reserveBytes memory never handed to sims (for the app, the OS and everything else)
+   * @param simLimitBytes the most memory the sims running at once may hold together, whatever the
+   *     machine has free ({@code Long.MAX_VALUE}: no such limit)
+   */
+  public MemoryAdmission(long totalBytes, long reserveBytes, long simLimitBytes) {
     requireNotNegative("totalBytes", totalBytes);
+    if (simLimitBytes <= 0) {
+      throw new IllegalArgumentException(
+          "the sims' memory limit must be positive; got " + simLimitBytes);
+    }
+    this.simLimitBytes = simLimitBytes;
     requireNotNegative("reserveBytes", reserveBytes);
     if (reserveBytes >= totalBytes) {
       throw new IllegalArgumentException(
@@ -74,22 +90,26 @@ public final class MemoryAdmission {
   public Decision decide(long predictedBytes, long availableBytes, Collection<Running> running) {
     requireNotNegative("predictedBytes", predictedBytes);
     requireNotNegative("availableBytes", availableBytes);
-    long limit = totalBytes - reserveBytes;
-    if (predictedBytes > limit) {
+    long machine = totalBytes - reserveBytes;
+    if (predictedBytes > Math.min(machine, simLimitBytes)) {
       return new Decision.Never(
           predictedBytes,
-          limit,
+          Math.min(machine, simLimitBytes),
           "needs about "
               + mib(predictedBytes)
               + " at its peak (predicted), more than this machine can give a sim: "
-              + mib(totalBytes)
-              + " of memory less the "
-              + mib(reserveBytes)
-              + " reserve is "
-              + mib(limit));
+              + (simLimitBytes < machine
+                  ? "the sims' memory limit is " + mib(simLimitBytes)
+                  : mib(totalBytes)
+                      + " of memory less the "
+                      + mib(reserveBytes)
+                      + " reserve is "
+                      + mib(machine)));
     }
     long growth = running.stream().mapToLong(Running::growth).sum();
-    long room = Math.max(0, availableBytes - reserveBytes - growth);
+    long held = running.stream().mapToLong(Running::residentBytes).sum();
+    long free = Math.min(availableBytes - reserveBytes, simLimitBytes - held);
+    long room = Math.max(0, free - growth);
     if (predictedBytes <= room) {
       return new Decision.Start(predictedBytes);
     }
@@ -122,7 +142,8 @@ public final class MemoryAdmission {
         return new Prediction(sameTrace, "earlier sims of this trace on other configs");
       }
       long guess = BASE_BYTES + PER_TRACE_BYTE * Math.max(0, traceBytes);
-      return new Prediction(guess, "a first guess from the trace's size (" + mib(traceBytes) + ")");
+      return new Prediction(
+          guess, "a first guess from the trace's size (" + mib(traceBytes) + ")", false);
     }
 
     /**
@@ -142,8 +163,16 @@ public final class MemoryAdmission {
     }
   }
 
-  /** A predicted peak and what it comes from, for the UI and errors. */
-  public record Prediction(long bytes, String basis) {}
+  /**
+   * A predicted peak and what it comes from, for the UI and errors.
+   *
+   * @param measured true when it comes from sims that ran, false for a first guess
+   */
+  public record Prediction(long bytes, String basis, boolean measured) {
+    public Prediction(long bytes, String basis) {
+      this(bytes, basis, true);
+    }
+  }
 
   static String mib(long bytes) {
     return (bytes + MIB - 1) / MIB + " MiB";

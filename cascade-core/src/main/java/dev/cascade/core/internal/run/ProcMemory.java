@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -14,20 +16,40 @@ import java.util.Set;
  * /proc/meminfo}), the machine's memory ({@code MemTotal}), and the resident memory of a process
  * and every descendant ({@code VmRSS} of {@code /proc/PID/status}, children from {@code
  * /proc/PID/task/TID/children}): what a local sim's process tree holds, sampled for its peak. Empty
- * where there is no {@code /proc}.
+ * where there is no {@code /proc}. Also the memory cgroups a tree's processes are in ({@code
+ * /proc/PID/cgroup}) and how many processes the kernel's out-of-memory killer ended in each: {@code
+ * oom_kill} of {@code memory.events} (cgroup v2) or of {@code memory.oom_control} (v1), under
+ * {@code /sys/fs/cgroup}.
  */
 public final class ProcMemory {
 
   private final Path proc;
+  private final Path cgroups;
 
-  /** The system's {@code /proc}. */
+  /** The system's {@code /proc} and {@code /sys/fs/cgroup}. */
   public ProcMemory() {
-    this(Path.of("/proc"));
+    this(Path.of("/proc"), Path.of("/sys/fs/cgroup"));
   }
 
   /** A {@code /proc} at {@code proc}: a folder a test writes. */
   ProcMemory(Path proc) {
+    this(proc, proc.resolve("no-cgroups"));
+  }
+
+  /** A {@code /proc} and a {@code /sys/fs/cgroup}: folders a test writes. */
+  ProcMemory(Path proc, Path cgroups) {
     this.proc = proc;
+    this.cgroups = cgroups;
+  }
+
+  /**
+   * A process tree now: its resident memory and the files counting out-of-memory kills of the
+   * memory cgroups its processes are in.
+   */
+  public record Tree(long residentBytes, Set<Path> oomCounters) {
+    public Tree {
+      oomCounters = Set.copyOf(oomCounters);
+    }
   }
 
   /** {@code MemAvailable}, in bytes. */
@@ -45,8 +67,23 @@ public final class ProcMemory {
    * the process is gone.
    */
   public OptionalLong treeResident(long pid) {
+    return tree(pid, false)
+        .map(tree -> OptionalLong.of(tree.residentBytes()))
+        .orElse(OptionalLong.empty());
+  }
+
+  /**
+   * Process {@code pid} and all its descendants now: their resident memory and their memory
+   * cgroups' kill counters; empty when the process is gone.
+   */
+  public Optional<Tree> tree(long pid) {
+    return tree(pid, true);
+  }
+
+  private Optional<Tree> tree(long pid, boolean withCgroups) {
     Deque<Long> toVisit = new ArrayDeque<>();
     Set<Long> seen = new HashSet<>();
+    Set<Path> counters = new HashSet<>();
     toVisit.add(pid);
     long total = 0;
     boolean any = false;
@@ -61,9 +98,63 @@ public final class ProcMemory {
       }
       any = true;
       total += resident.getAsLong();
+      if (withCgroups) {
+        counters.addAll(oomCounters(next));
+      }
       toVisit.addAll(children(next));
     }
-    return any ? OptionalLong.of(total) : OptionalLong.empty();
+    return any ? Optional.of(new Tree(total, counters)) : Optional.empty();
+  }
+
+  /**
+   * How many processes the out-of-memory killer ended in the cgroup whose counter file this is
+   * (from {@link Tree#oomCounters}); empty when it cannot be read.
+   */
+  public OptionalLong oomKills(Path counter) {
+    try {
+      for (String line : Files.readString(counter).split("\n")) {
+        String[] fields = line.strip().split("\\s+");
+        if (fields.length == 2 && fields[0].equals("oom_kill")) {
+          return OptionalLong.of(Long.parseLong(fields[1]));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // gone, or a kernel without the count
+    }
+    return OptionalLong.empty();
+  }
+
+  /**
+   * The kill counters of the memory cgroups process {@code pid} is in: {@code
+   * hierarchy:controllers:path} lines of {@code /proc/PID/cgroup}, v1's {@code memory} controller
+   * ({@code memory/PATH/memory.oom_control}) and v2's unified one ({@code PATH/memory.events}),
+   * those that exist.
+   */
+  private Set<Path> oomCounters(long pid) {
+    Set<Path> counters = new HashSet<>();
+    String text;
+    try {
+      text = Files.readString(proc.resolve(Long.toString(pid)).resolve("cgroup"));
+    } catch (IOException e) {
+      return counters;
+    }
+    for (String line : text.split("\n")) {
+      String[] fields = line.strip().split(":", 3);
+      if (fields.length < 3 || !fields[2].startsWith("/")) {
+        continue;
+      }
+      String relative = fields[2].substring(1);
+      Path counter = null;
+      if (fields[0].equals("0") && fields[1].isEmpty()) {
+        counter = cgroups.resolve(relative).resolve("memory.events");
+      } else if (List.of(fields[1].split(",")).contains("memory")) {
+        counter = cgroups.resolve("memory").resolve(relative).resolve("memory.oom_control");
+      }
+      if (counter != null && Files.isRegularFile(counter)) {
+        counters.add(counter);
+      }
+    }
+    return counters;
   }
 
   private OptionalLong resident(long pid) {

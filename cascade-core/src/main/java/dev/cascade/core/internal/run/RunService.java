@@ -296,6 +296,57 @@ public final class RunService implements Runs {
     return get(runId);
   }
 
+  /**
+   * Tries again, as new attempts, the sims the out-of-memory killer ended that have had fewer than
+   * {@code attempts} attempts ({@link SimRepository#outOfMemoryToRetry}). A local attempt waits in
+   * the queue until its predicted peak, which the killed attempt's measured peak raised, fits the
+   * memory free. Returns how many it tried again.
+   */
+  public int retryOutOfMemory(int attempts) {
+    Instant now = clock.instant();
+    List<Sim> next =
+        database.write(
+            connection -> {
+              List<Sim> again =
+                  sims.outOfMemoryToRetry(connection, attempts).stream()
+                      .map(sim -> sim.nextAttempt(ids.newSimId(), now))
+                      .toList();
+              Map<String, List<Sim>> byRun = new LinkedHashMap<>();
+              again.forEach(
+                  sim -> byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim));
+              for (Map.Entry<String, List<Sim>> run : byRun.entrySet()) {
+                SimRepository.insertPending(connection, run.getKey(), run.getValue());
+              }
+              for (Sim sim : again) {
+                moves.appendSimEvent(connection, sim.id());
+              }
+              return again;
+            });
+    if (next.isEmpty()) {
+      return 0;
+    }
+    events.committed();
+    Map<String, List<Sim>> byRun = new LinkedHashMap<>();
+    next.forEach(sim -> byRun.computeIfAbsent(sim.runId(), id -> new ArrayList<>()).add(sim));
+    byRun.forEach(
+        (runId, runSims) -> {
+          Run run = get(runId);
+          log.info(
+              "run {}: {} sims the out-of-memory killer ended are tried again (attempt {})",
+              runId,
+              runSims.size(),
+              runSims.getFirst().attempt());
+          try {
+            submitByEntry(runSims, run, validator.validate(run.traceId(), run.entries()));
+          } catch (CascadeException e) {
+            for (Sim sim : runSims) {
+              moves.move(sim.id(), null, SimState.FAILED, Outcome.error(e.getMessage()));
+            }
+          }
+        });
+    return next.size();
+  }
+
   @Override
   public Run rerun(String runId) {
     Run run = get(runId);
@@ -483,7 +534,7 @@ public final class RunService implements Runs {
     // Sims still running from before hold their slots, so the queue waits for them as before.
     sims.findInStates(SimState.LAUNCHING, SimState.RUNNING, SimState.LOST).stream()
         .filter(sim -> !relaunched.contains(sim.id()))
-        .forEach(sim -> launches.holdSlot(sim.id()));
+        .forEach(launches::holdSlot);
     if (!pending.isEmpty()) {
       log.info("launching {} sims left pending or half-launched", pending.size());
     }
@@ -543,7 +594,8 @@ public final class RunService implements Runs {
             }
             return;
           }
-          launches.submitAll(entrySims, run, traceId, traceDir, entry.getValue());
+          launches.submitAll(
+              entrySims, run, traceId, traceDir, request.trace().sizeBytes(), entry.getValue());
         });
   }
 }

@@ -62,10 +62,12 @@ final class SimLauncher implements AutoCloseable {
   }
 
   /** Launches the sim, trying a transient failure again; blocks until it knows the outcome. */
-  LaunchOutcome launch(Sim sim, String traceId, Path traceDir, GpuConfig config, String mainUrl) {
+  LaunchOutcome launch(
+      Sim sim, String traceId, Path traceDir, GpuConfig config, String mainUrl, long memoryBytes) {
     for (int attempt = 1; ; attempt++) {
       try {
-        String ref = callWithTimeout(launchOf(sim, traceId, traceDir, config, mainUrl));
+        String ref =
+            callWithTimeout(launchOf(sim, traceId, traceDir, config, mainUrl, memoryBytes));
         return new LaunchOutcome.Launched(launcher.name(), ref);
       } catch (LaunchException e) {
         if (closing) {
@@ -93,13 +95,25 @@ final class SimLauncher implements AutoCloseable {
    * ones that failed transiently again together; one outcome per sim, in order.
    */
   List<LaunchOutcome> launchAll(
-      List<Sim> batch, String traceId, Path traceDir, GpuConfig config, String mainUrl) {
+      List<Sim> batch,
+      String traceId,
+      Path traceDir,
+      GpuConfig config,
+      String mainUrl,
+      java.util.function.ToLongFunction<Sim> memoryBytes) {
     LaunchOutcome[] outcomes = new LaunchOutcome[batch.size()];
     List<Integer> left = new ArrayList<>();
     SimLaunch[] launches = new SimLaunch[batch.size()];
     for (int i = 0; i < batch.size(); i++) {
       try {
-        launches[i] = launchOf(batch.get(i), traceId, traceDir, config, mainUrl);
+        launches[i] =
+            launchOf(
+                batch.get(i),
+                traceId,
+                traceDir,
+                config,
+                mainUrl,
+                memoryBytes.applyAsLong(batch.get(i)));
         left.add(i);
       } catch (LaunchException e) {
         outcomes[i] = new LaunchOutcome.Failed("launch failed: " + e.getMessage());
@@ -219,7 +233,8 @@ final class SimLauncher implements AutoCloseable {
     }
   }
 
-  SimLaunch launchOf(Sim sim, String traceId, Path traceDir, GpuConfig config, String mainUrl)
+  SimLaunch launchOf(
+      Sim sim, String traceId, Path traceDir, GpuConfig config, String mainUrl, long memoryBytes)
       throws LaunchException {
     if (settings.simCommand().isEmpty()) {
       throw new LaunchException(
@@ -260,7 +275,8 @@ final class SimLauncher implements AutoCloseable {
     // shorter than that loses no sim).
     Map<String, String> extra = new LinkedHashMap<>(settings.simEnvironment());
     extra.put(SimContract.APP_PATIENCE_S, Long.toString(settings.giveUpAfter().toSeconds()));
-    return new SimLaunch(contract, settings.simCommand(), extra, workDir, outputOf(sim.id()));
+    return new SimLaunch(
+        contract, settings.simCommand(), extra, workDir, outputOf(sim.id()), memoryBytes);
   }
 
   /**

@@ -116,6 +116,25 @@ public final class SimMoves {
     }
   }
 
+  /**
+   * Stores a sim's peak memory when it is higher than the stored one, with a {@code sim} event so
+   * the sim card shows it.
+   */
+  void recordPeakMemory(String simId, long peakBytes) {
+    boolean changed =
+        database.write(
+            connection -> {
+              if (!sims.recordPeakMemory(connection, simId, peakBytes)) {
+                return false;
+              }
+              appendSimEvent(connection, simId);
+              return true;
+            });
+    if (changed) {
+      events.committed();
+    }
+  }
+
   /** Appends the sim's {@code sim} event, the sim as it is in the caller's transaction. */
   void appendSimEvent(Connection connection, String simId) throws SQLException {
     Sim sim = sims.find(connection, simId).orElseThrow();

@@ -100,6 +100,13 @@ public final class SimReports {
             ? simulator.classify(
                 error, heartbeat.exitCode(), outputs.logTail(simId, FAILURE_LOG_LINES))
             : null;
+    Optional<String> oomKill =
+        finalState == SimState.FAILED ? launches.outOfMemoryKill(simId) : Optional.empty();
+    if (oomKill.isPresent()) {
+      // The exit status says SIGKILL; the cgroup's count says who sent it.
+      failureClass = FailureClass.OUT_OF_MEMORY;
+      error = error + "; " + oomKill.get();
+    }
     if (record(simId, finalState, new Outcome(error, heartbeat.exitCode(), failureClass))) {
       log.info("sim {} {}", simId, finalState.wireName() + (error == null ? "" : ": " + error));
       launches.stopAfterFinish(simId);

@@ -88,6 +88,61 @@ public final class SimRepository {
         });
   }
 
+  /**
+   * The sims to try again after an out-of-memory kill, in the caller's write transaction: each
+   * config and replica's latest attempt, failed as {@code out_of_memory}, that has had fewer than
+   * {@code attempts} attempts, in a run none of whose sims was cancelled (a cancelled run is not
+   * started again by itself). Oldest first.
+   */
+  public List<Sim> outOfMemoryToRetry(Connection connection, int attempts) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT "
+                + SimRows.COLUMNS
+                + " FROM sims s WHERE s.state = 'failed' AND s.failure_class = 'out_of_memory'"
+                + " AND s.attempt < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM sims n WHERE n.run_id = s.run_id"
+                + " AND n.gpu_config = s.gpu_config AND n.replica = s.replica"
+                + " AND n.attempt > s.attempt)"
+                + " AND NOT EXISTS (SELECT 1 FROM sims c WHERE c.run_id = s.run_id"
+                + " AND c.state = 'cancelled')"
+                + " ORDER BY s.id")) {
+      select.setInt(1, attempts);
+      List<Sim> sims = new ArrayList<>();
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          sims.add(SimRows.read(rows));
+        }
+      }
+      return sims;
+    }
+  }
+
+  /**
+   * The largest peak memory measured of each trace's sims on each config: {@code trace id} to
+   * {@code gpu config} to bytes. What the local queue's predictions start from.
+   */
+  public Map<String, Map<String, Long>> peakMemoryByTraceAndConfig() {
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT r.trace_id, s.gpu_config, max(s.peak_memory_bytes) FROM sims s"
+                      + " JOIN runs r ON r.id = s.run_id WHERE s.peak_memory_bytes IS NOT NULL"
+                      + " GROUP BY r.trace_id, s.gpu_config")) {
+            Map<String, Map<String, Long>> peaks = new java.util.HashMap<>();
+            try (ResultSet rows = select.executeQuery()) {
+              while (rows.next()) {
+                peaks
+                    .computeIfAbsent(rows.getString(1), trace -> new java.util.HashMap<>())
+                    .put(rows.getString(2), rows.getLong(3));
+              }
+            }
+            return peaks;
+          }
+        });
+  }
+
   /** Moves the sim to {@code to} from whatever state it is in, when that move is allowed. */
   public boolean transition(String simId, SimState to) {
     return move(simId, null, to, Outcome.NONE);
@@ -139,6 +194,28 @@ public final class SimRepository {
         "UPDATE sims SET error = ?, failure_class = ? WHERE state = 'failed' AND id = ?",
         Objects.requireNonNull(error, "error"),
         failureClass.wireName());
+  }
+
+  /**
+   * Raises the sim's stored peak memory to {@code peakBytes} in the caller's write transaction; a
+   * lower figure (an earlier sample arriving late) changes nothing.
+   *
+   * @return true when the stored peak changed
+   */
+  public boolean recordPeakMemory(Connection connection, String simId, long peakBytes)
+      throws SQLException {
+    if (peakBytes < 0) {
+      throw new IllegalArgumentException("peakBytes cannot be negative; got " + peakBytes);
+    }
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            "UPDATE sims SET peak_memory_bytes = ? WHERE id = ?"
+                + " AND (peak_memory_bytes IS NULL OR peak_memory_bytes < ?)")) {
+      update.setLong(1, peakBytes);
+      update.setString(2, simId);
+      update.setLong(3, peakBytes);
+      return update.executeUpdate() == 1;
+    }
   }
 
   /**

@@ -33,7 +33,8 @@ final class SimRows {
           + " s.config_hash AS sim_config_hash, s.simulator AS sim_simulator,"
           + " s.accelsim_build AS sim_accelsim_build, s.gpgpusim_build AS sim_gpgpusim_build,"
           + " s.reused_from AS sim_reused_from, s.accelsim_version AS sim_accelsim_version,"
-          + " s.gpgpusim_version AS sim_gpgpusim_version";
+          + " s.gpgpusim_version AS sim_gpgpusim_version,"
+          + " s.peak_memory_bytes AS sim_peak_memory_bytes";
 
   /** Reads the {@link #COLUMNS} of the current row; they must come first in the select. */
   static Sim read(ResultSet row) throws SQLException {
@@ -71,7 +72,13 @@ final class SimRows {
             row.getString(26),
             row.getString(27),
             row.getString(28),
-            row.getString(29)));
+            row.getString(29)),
+        peakMemory(row));
+  }
+
+  private static Long peakMemory(ResultSet row) throws SQLException {
+    long bytes = row.getLong(30);
+    return row.wasNull() ? null : bytes;
   }
 
   /** The row of {@code SELECT run_id, gpu_config, state, chunks_parsed, ... log_outcome}. */

@@ -42,6 +42,30 @@ final class MemoryAdmissionTest {
   }
 
   @Test
+  void decide_withASimsLimit_countsWhatRunningSimsHold_andRefusesASimAboveTheLimit() {
+    // 16 GiB free on the machine, but the sims may hold 3 GiB together.
+    MemoryAdmission limited = new MemoryAdmission(16 * GIB, 0, 3 * GIB);
+    List<Running> oneRunning = List.of(new Running(GIB, GIB));
+    assertThat(limited.decide(2 * GIB, 15 * GIB, oneRunning))
+        .isEqualTo(new Decision.Start(2 * GIB));
+    assertThat(limited.decide(2 * GIB + 1, 15 * GIB, oneRunning))
+        .isEqualTo(new Decision.Wait(2 * GIB + 1, 2 * GIB));
+    Decision never = limited.decide(4 * GIB, 16 * GIB, List.of());
+    assertThat(never).isInstanceOf(Decision.Never.class);
+    assertThat(((Decision.Never) never).reason())
+        .isEqualTo(
+            "needs about 4096 MiB at its peak (predicted), more than this machine can give a sim:"
+                + " the sims' memory limit is 3072 MiB");
+  }
+
+  @Test
+  void new_refusesALimitThatIsNotPositive() {
+    assertThatThrownBy(() -> new MemoryAdmission(16 * GIB, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the sims' memory limit must be positive; got 0");
+  }
+
+  @Test
   void decide_onALimitThatFitsTwo_startsTwoAndHoldsTheThird() {
     MemoryAdmission twoFit = new MemoryAdmission(4 * GIB, GIB);
     long sim = GIB + GIB / 4; // 1.25 GiB: two fit in 3 GiB, three do not

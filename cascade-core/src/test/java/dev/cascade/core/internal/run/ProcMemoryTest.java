@@ -45,6 +45,28 @@ final class ProcMemoryTest {
     }
   }
 
+  @Test
+  void tree_namesTheOomCountersOfItsMemoryCgroups_v1AndV2_andOomKillsReadsThem(@TempDir Path sys)
+      throws IOException {
+    process(200, 1000, "201");
+    process(201, 500, "");
+    Files.writeString(proc.resolve("200").resolve("cgroup"), "4:memory:/sims/a\n0::/\n");
+    Files.writeString(proc.resolve("201").resolve("cgroup"), "0::/user.slice/sim\n");
+    Path v1 = Files.createDirectories(sys.resolve("memory/sims/a")).resolve("memory.oom_control");
+    Files.writeString(v1, "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+    Path v2 = Files.createDirectories(sys.resolve("user.slice/sim")).resolve("memory.events");
+    Files.writeString(v2, "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n");
+    ProcMemory memory = new ProcMemory(proc, sys);
+
+    ProcMemory.Tree tree = memory.tree(200).orElseThrow();
+
+    assertThat(tree.residentBytes()).isEqualTo(1500L * 1024);
+    assertThat(tree.oomCounters()).containsExactlyInAnyOrder(v1, v2);
+    assertThat(memory.oomKills(v1)).hasValue(2);
+    assertThat(memory.oomKills(v2)).hasValue(1);
+    assertThat(memory.oomKills(sys.resolve("gone"))).isEmpty();
+  }
+
   private void process(long pid, long rssKib, String children) throws IOException {
     Path dir = proc.resolve(Long.toString(pid));
     Files.createDirectories(dir.resolve("task").resolve(Long.toString(pid)));
