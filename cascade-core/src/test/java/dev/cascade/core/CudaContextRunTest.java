@@ -13,6 +13,7 @@ import dev.cascade.agent.emulator.Pacer;
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.Heartbeat;
 import dev.cascade.core.spi.SimLaunch;
+import dev.cascade.core.testkit.TestEngines;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,29 +73,8 @@ final class CudaContextRunTest {
         "MemcpyHtoD,0x00007f0000000000,4096\nkernel-3.traceg\n");
     launcher = new RecordingLauncher();
     engine =
-        Engine.open(
-            CascadeSettings.builder()
-                .dataDir(dataDir)
-                .launcher(launcher)
-                .catalog(GpuConfigCatalog.builtIn())
-                .clock(clock)
-                .monitorInterval(Duration.ZERO)
-                .uploadQuietPeriod(Duration.ofMillis(100))
-                .traceRescanInterval(Duration.ofMillis(100))
-                .finishedStopDelay(Duration.ZERO)
-                .simCommand(List.of("sim-agent", "--emulate"))
-                .mainUrl("http://127.0.0.1:9999")
-                .settings());
-    engine.startLaunching("http://127.0.0.1:9999");
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                engine
-                    .traces()
-                    .find("two-ctx")
-                    .map(t -> t.state() == TraceState.READY)
-                    .orElse(false));
+        TestEngines.start(
+            TestEngines.settings(dataDir, launcher).clock(clock).settings(), "two-ctx", WAIT);
   }
 
   @AfterEach

@@ -13,6 +13,7 @@ import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.Heartbeat;
 import dev.cascade.core.spi.SimLaunch;
 import dev.cascade.core.testkit.LongTraces;
+import dev.cascade.core.testkit.TestEngines;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,28 +76,12 @@ final class SampledRunTest {
             .replace("-gpgpu_kernel_launch_latency  3000", "-gpgpu_kernel_launch_latency  1000"));
     launcher = new RecordingLauncher();
     engine =
-        Engine.open(
-            CascadeSettings.builder()
-                .dataDir(dataDir)
-                .launcher(launcher)
+        TestEngines.start(
+            TestEngines.settings(dataDir, launcher)
                 .catalog(GpuConfigCatalog.fromFolder(configs))
-                .monitorInterval(Duration.ZERO)
-                .uploadQuietPeriod(Duration.ofMillis(100))
-                .traceRescanInterval(Duration.ofMillis(200))
-                .finishedStopDelay(Duration.ZERO)
-                .simCommand(List.of("sim-agent", "--emulate"))
-                .mainUrl("http://127.0.0.1:9999")
-                .settings());
-    engine.startLaunching("http://127.0.0.1:9999");
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                engine
-                    .traces()
-                    .find("llm24")
-                    .map(t -> t.state() == TraceState.READY)
-                    .orElse(false));
+                .settings(),
+            "llm24",
+            WAIT);
   }
 
   @AfterEach

@@ -37,6 +37,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -128,7 +129,8 @@ public final class Engine implements AutoCloseable {
         settings.launcher() instanceof LocalLauncher
             ? SimMemory.local(settings.memory())
             : SimMemory.none(settings.memory());
-    memory.learn(sims.peakMemoryByTraceAndConfig());
+    Map<String, Map<String, Long>> peaksByRun = sims.peakMemoryByRunAndConfig();
+    memory.learn(peaksByRun, new RunRepository(database).traceIdsOf(peaksByRun.keySet()));
     SlotQueue slots = new SlotQueue(settings.launcher().slots(), memory);
     SimMoves moves = new SimMoves(database, sims, events, outputs, slots, clock);
     launches =

@@ -96,18 +96,24 @@ public final class SimMemory implements AutoCloseable {
   }
 
   /**
-   * Learns the peaks earlier sims measured, trace id to config to bytes ({@code
-   * SimRepository#peakMemoryByTraceAndConfig}): what predictions start from after a restart.
+   * Learns the peaks earlier sims measured, run id to config to bytes ({@code
+   * SimRepository#peakMemoryByRunAndConfig}), each run of the trace {@code traceIdsOfRuns} gives:
+   * what predictions start from after a restart.
    */
-  public void learn(Map<String, Map<String, Long>> peaks) {
-    peaks.forEach(
-        (traceId, byConfig) ->
-            byConfig.forEach(
-                (config, bytes) -> {
-                  if (bytes > 0) {
-                    predictions.learn(traceId, config, bytes);
-                  }
-                }));
+  public void learn(Map<String, Map<String, Long>> peaksByRun, Map<String, String> traceIdsOfRuns) {
+    peaksByRun.forEach(
+        (runId, byConfig) -> {
+          String traceId = traceIdsOfRuns.get(runId);
+          if (traceId == null) {
+            return;
+          }
+          byConfig.forEach(
+              (config, bytes) -> {
+                if (bytes > 0) {
+                  predictions.learn(traceId, config, bytes);
+                }
+              });
+        });
   }
 
   /**

@@ -119,22 +119,22 @@ public final class SimRepository {
   }
 
   /**
-   * The largest peak memory measured of each trace's sims on each config: {@code trace id} to
-   * {@code gpu config} to bytes. What the local queue's predictions start from.
+   * The largest peak memory measured of each run's sims on each config: {@code run id} to {@code
+   * gpu config} to bytes. With each run's trace ({@code RunRepository#traceIdsOf}), what the local
+   * queue's predictions start from.
    */
-  public Map<String, Map<String, Long>> peakMemoryByTraceAndConfig() {
+  public Map<String, Map<String, Long>> peakMemoryByRunAndConfig() {
     return database.read(
         connection -> {
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT r.trace_id, s.gpu_config, max(s.peak_memory_bytes) FROM sims s"
-                      + " JOIN runs r ON r.id = s.run_id WHERE s.peak_memory_bytes IS NOT NULL"
-                      + " GROUP BY r.trace_id, s.gpu_config")) {
+                  "SELECT run_id, gpu_config, max(peak_memory_bytes) FROM sims"
+                      + " WHERE peak_memory_bytes IS NOT NULL GROUP BY run_id, gpu_config")) {
             Map<String, Map<String, Long>> peaks = new java.util.HashMap<>();
             try (ResultSet rows = select.executeQuery()) {
               while (rows.next()) {
                 peaks
-                    .computeIfAbsent(rows.getString(1), trace -> new java.util.HashMap<>())
+                    .computeIfAbsent(rows.getString(1), run -> new java.util.HashMap<>())
                     .put(rows.getString(2), rows.getLong(3));
               }
             }
