@@ -136,6 +136,7 @@ public final class EmbeddedS3 implements AutoCloseable {
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())
               .stopTimeout(stopTimeout.toMillis())
               .build();
+      RequestChecks.installIn(server);
       try {
         server.start();
       } catch (Exception e) {
