@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.List;
@@ -111,6 +113,34 @@ final class S3RequestChecksIT {
     assertThat(after.grants()).isEqualTo(before.grants());
     assertThat(client.getObjectAsBytes(b -> b.bucket(BUCKET).key("t/a.bin")).asUtf8String())
         .isEqualTo("x");
+  }
+
+  @Test
+  void aclsAreReadAsPrivate_whateverTheFolderPermissions() throws Exception {
+    Files.setPosixFilePermissions(
+        endpoint.s3().storageRoot().resolve(BUCKET), PosixFilePermissions.fromString("rwxr-xr-x"));
+    client.putObject(b -> b.bucket(BUCKET).key("t/a.bin"), RequestBody.fromString("x"));
+    Files.setPosixFilePermissions(
+        endpoint.s3().storageRoot().resolve(BUCKET).resolve("t/a.bin"),
+        PosixFilePermissions.fromString("rw-r--r--"));
+
+    var bucket = client.getBucketAcl(b -> b.bucket(BUCKET));
+    var object = client.getObjectAcl(b -> b.bucket(BUCKET).key("t/a.bin"));
+
+    assertThat(bucket.grants())
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.grantee().type()).isEqualTo(Type.CANONICAL_USER);
+              assertThat(g.permission()).isEqualTo(Permission.FULL_CONTROL);
+            });
+    assertThat(object.grants())
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.grantee().type()).isEqualTo(Type.CANONICAL_USER);
+              assertThat(g.permission()).isEqualTo(Permission.FULL_CONTROL);
+            });
   }
 
   @Test
