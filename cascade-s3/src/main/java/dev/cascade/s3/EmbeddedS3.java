@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * with the {@link S3Credentials} (AWS Signature V4, or V2; unsigned ones are always refused, see
  * {@link PrivateBlobStore}); clients use path-style addressing. A key the file system cannot hold
  * (a part over 170 bytes; a {@code .}, {@code ..} or empty part; a file where a folder of other
- * keys is) is refused with a 400 S3 error, never a 500 ({@link StorableKeys}). What abandoned
- * uploads leave is removed after a day unchanged, at start and hourly ({@link StaleUploads}).
+ * keys is) is refused with a 400 S3 error, never a 500 ({@link StorableKeys}); so are a body that
+ * is not the SHA-256 its request says, an ACL without an owner and the keys s3proxy keeps for
+ * itself ({@link RequestChecks}, in front of s3proxy's handler). What abandoned uploads leave is
+ * removed after a day unchanged, at start and hourly ({@link StaleUploads}).
  *
  * <pre>{@code
  * try (EmbeddedS3 s3 = EmbeddedS3.builder()
@@ -136,6 +138,7 @@ public final class EmbeddedS3 implements AutoCloseable {
                   AuthenticationType.AWS_V2_OR_V4, credentials.accessKey(), credentials.secretKey())
               .stopTimeout(stopTimeout.toMillis())
               .build();
+      RequestChecks.installIn(server);
       try {
         server.start();
       } catch (Exception e) {

@@ -2,7 +2,12 @@ package dev.cascade.s3;
 
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.SdkResponses;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.GetBucketAclRequest;
+import software.amazon.awssdk.services.s3.model.GetBucketAclResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectAclRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectAclResponse;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 
 /**
@@ -10,7 +15,9 @@ import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
  * derives S3 ACLs from POSIX permission bits: a bucket folder readable by others (mode 755, the
  * usual umask) is a public-read bucket, whose listing anyone may fetch unsigned, and a file
  * readable by others (such as the {@code kernelslist.g} the post-processor writes) a public-read
- * object. So unsigned requests are always refused here, and only signed ones are served.
+ * object. So unsigned requests are always refused here, and only signed ones are served; and {@code
+ * GetBucketAcl} / {@code GetObjectAcl} say private too (s3proxy asks the store for those through
+ * other methods, which the file system store answers from the permission bits).
  */
 final class PrivateBlobStore extends ForwardingBlobStore {
 
@@ -34,5 +41,18 @@ final class PrivateBlobStore extends ForwardingBlobStore {
   public ObjectCannedACL getBlobAccess(String container, String name, String versionId) {
     super.getBlobAccess(container, name, versionId);
     return ObjectCannedACL.PRIVATE;
+  }
+
+  @Override
+  public GetBucketAclResponse getContainerAcl(GetBucketAclRequest request) {
+    return SdkResponses.bucketAcl(getContainerAccess(request.bucket()));
+  }
+
+  @Override
+  public GetObjectAclResponse getBlobAcl(GetObjectAclRequest request) {
+    return SdkResponses.objectAcl(
+        request.versionId() == null
+            ? getBlobAccess(request.bucket(), request.key())
+            : getBlobAccess(request.bucket(), request.key(), request.versionId()));
   }
 }

@@ -1,10 +1,13 @@
 package dev.cascade.s3;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.gaul.s3proxy.blobstore.BlobStore;
@@ -177,10 +180,46 @@ final class StorableKeys extends ForwardingBlobStore {
     }
   }
 
+  /**
+   * Stores the object; when that fails (a body that breaks off or is not what its request says),
+   * the folders made for it and left empty are removed too, so a refused upload leaves nothing.
+   */
   @Override
   public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
     requireStorable(request.bucket(), request.key());
-    return super.putBlob(request, input);
+    List<Path> made = missingFolders(request.bucket(), request.key());
+    try {
+      return super.putBlob(request, input);
+    } catch (RuntimeException e) {
+      removeIfEmpty(made);
+      throw e;
+    }
+  }
+
+  /** The folders {@code key} needs in {@code bucket} that are not there yet, deepest first. */
+  private List<Path> missingFolders(String bucket, String key) {
+    List<Path> missing = new ArrayList<>();
+    Path folder = root.resolve(bucket).resolve(key).getParent();
+    Path bucketFolder = root.resolve(bucket);
+    while (folder != null
+        && folder.startsWith(bucketFolder)
+        && !folder.equals(bucketFolder)
+        && !Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+      missing.add(folder);
+      folder = folder.getParent();
+    }
+    return missing;
+  }
+
+  private static void removeIfEmpty(List<Path> folders) {
+    for (Path folder : folders) {
+      try {
+        Files.deleteIfExists(folder);
+      } catch (IOException inUseMeanwhile) {
+        // Another upload put a file in it since: it stays.
+        return;
+      }
+    }
   }
 
   @Override

@@ -19,13 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -42,6 +37,7 @@ final class HostileS3IT {
   private static final Pattern STACK_TRACE = Pattern.compile("(?m)^\\s+at [\\w.$]+\\(");
 
   @TempDir Path dataDir;
+  private TestEndpoint endpoint;
   private EmbeddedS3 s3;
   private S3Client client;
   private ErrCapture err;
@@ -51,27 +47,16 @@ final class HostileS3IT {
   @BeforeEach
   void start() {
     err = ErrCapture.start();
-    s3 = EmbeddedS3.builder().dataDir(dataDir).port(0).build().start();
-    client =
-        S3Client.builder()
-            .endpointOverride(s3.endpoint())
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        s3.credentials().accessKey(), s3.credentials().secretKey())))
-            .httpClient(UrlConnectionHttpClient.create())
-            // One try each: a 5xx must show, not be retried away.
-            .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()))
-            .build();
+    // Its client tries once: a 5xx must show, not be retried away.
+    endpoint = TestEndpoint.start(dataDir);
+    s3 = endpoint.s3();
+    client = endpoint.client();
   }
 
   @AfterEach
   void stop() {
     try {
-      client.close();
-      s3.close();
+      endpoint.close();
     } finally {
       err.close();
     }

@@ -4,20 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -29,36 +22,20 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class MultipartUploadIdIT {
 
   @TempDir Path dataDir;
+  private TestEndpoint endpoint;
   private EmbeddedS3 s3;
   private S3Client client;
 
   @BeforeEach
   void start() {
-    s3 = EmbeddedS3.builder().dataDir(dataDir).port(0).build().start();
-    client =
-        S3Client.builder()
-            .endpointOverride(s3.endpoint())
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        s3.credentials().accessKey(), s3.credentials().secretKey())))
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(o -> o.retryStrategy(DefaultRetryStrategy.doNotRetry()))
-            .build();
+    endpoint = TestEndpoint.start(dataDir);
+    s3 = endpoint.s3();
+    client = endpoint.client();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    s3.close();
-  }
-
-  private List<String> everyFile() throws IOException {
-    try (Stream<Path> files = Files.walk(dataDir)) {
-      return files.map(f -> dataDir.relativize(f).toString()).sorted().toList();
-    }
+    endpoint.close();
   }
 
   private S3Exception uploadPart(String uploadId) {
@@ -72,19 +49,19 @@ final class MultipartUploadIdIT {
 
   @Test
   void aNeverMadeUploadId_isNoSuchUpload_andWritesNothing() throws IOException {
-    List<String> before = everyFile();
+    List<String> before = endpoint.storedFiles();
 
     S3Exception refused = uploadPart("never-initiated-0001");
 
     assertThat(refused).isNotNull();
     assertThat(refused.statusCode()).isEqualTo(404);
     assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
-    assertThat(everyFile()).isEqualTo(before);
+    assertThat(endpoint.storedFiles()).isEqualTo(before);
   }
 
   @Test
   void anUploadIdThatIsAPath_isNoSuchUpload_andMakesNoFolder() throws IOException {
-    List<String> before = everyFile();
+    List<String> before = endpoint.storedFiles();
 
     S3Exception refused = uploadPart("../../Z");
     S3Exception uuidLike = uploadPart("0f8fad5b-d9cb-469f-a165-70867728950e");
@@ -93,7 +70,7 @@ final class MultipartUploadIdIT {
     assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
     assertThat(refused.awsErrorDetails().errorMessage()).doesNotContainIgnoringCase("s3proxy");
     assertThat(uuidLike.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
-    assertThat(everyFile()).isEqualTo(before);
+    assertThat(endpoint.storedFiles()).isEqualTo(before);
   }
 
   @Test
