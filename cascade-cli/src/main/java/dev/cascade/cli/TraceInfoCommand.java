@@ -120,59 +120,40 @@ final class TraceInfoCommand implements Callable<Integer> {
     if (info.kernels().isEmpty()) {
       return;
     }
+    // Text columns (name, grid, block) are left-aligned, numbers right-aligned.
     List<String> headings =
         new ArrayList<>(
-            List.of("#", "id", "name", "grid", "block", "blocks", "bin", "regs", "shmem", "size"));
+            List.of(
+                ">#", ">id", "name", "grid", "block", ">blocks", ">bin", ">regs", ">shmem",
+                ">size"));
     if (instructions) {
-      headings.add("warp_insns");
+      headings.add(">warp_insns");
     }
-    List<List<String>> rows = new ArrayList<>();
+    TextTable table = new TextTable(headings.toArray(String[]::new)).indent("  ");
     Map<String, String> readable =
         KernelNames.system().readable(info.kernels().stream().map(k -> k.header().name()).toList());
     for (KernelInfo kernel : info.kernels()) {
       KernelHeader header = kernel.header();
-      List<String> row =
+      List<Object> row =
           new ArrayList<>(
               List.of(
-                  String.valueOf(kernel.index()),
-                  String.valueOf(header.id()),
+                  kernel.index(),
+                  header.id(),
                   shorten(readable.get(header.name())),
                   header.grid().toString(),
                   header.block().toString(),
-                  String.valueOf(header.threadBlocks()),
-                  String.valueOf(header.binaryVersion()),
-                  String.valueOf(header.nregs()),
-                  String.valueOf(header.shmem()),
+                  header.threadBlocks(),
+                  header.binaryVersion(),
+                  header.nregs(),
+                  header.shmem(),
                   Formats.size(kernel.sizeOnDisk())));
       if (instructions) {
-        row.add(String.valueOf(kernel.instructions().orElse(0)));
+        row.add(kernel.instructions().orElse(0));
       }
-      rows.add(row);
-    }
-    int[] widths = new int[headings.size()];
-    for (int c = 0; c < widths.length; c++) {
-      widths[c] = headings.get(c).length();
-      for (List<String> row : rows) {
-        widths[c] = Math.max(widths[c], row.get(c).length());
-      }
+      table.row(row.toArray());
     }
     out.println();
-    out.println(line(headings, widths));
-    for (List<String> row : rows) {
-      out.println(line(row, widths));
-    }
-  }
-
-  /** Text columns (name, grid, block) are left-aligned, numbers right-aligned. */
-  private static String line(List<String> cells, int[] widths) {
-    StringBuilder text = new StringBuilder();
-    for (int c = 0; c < cells.size(); c++) {
-      boolean left = c == 2 || c == 3 || c == 4;
-      String cell = cells.get(c);
-      String padding = " ".repeat(widths[c] - cell.length());
-      text.append("  ").append(left ? cell + padding : padding + cell);
-    }
-    return text.toString().stripTrailing();
+    table.print(out);
   }
 
   /** The plan of the trace read, as a sampled run of it would make it. */
@@ -211,48 +192,27 @@ final class TraceInfoCommand implements Callable<Integer> {
             + SamplingPlan.percent(plan.request().targetError())
             + ")");
     out.println("simulated     kernels " + plan.window().text());
-    List<String> headings =
-        List.of("rep", "name", "grid", "block", "launches", "warp_insns", "weight", "spread");
-    List<List<String>> rows = new ArrayList<>();
+    TextTable table =
+        new TextTable(
+                ">rep", "name", "grid", "block", ">launches", ">warp_insns", ">weight", ">spread")
+            .indent("  ");
     Map<String, String> readable =
         KernelNames.system()
             .readable(plan.strata().stream().map(SamplingPlan.Stratum::name).toList());
     for (SamplingPlan.Stratum stratum : plan.strata()) {
-      rows.add(
-          List.of(
-              String.valueOf(stratum.representative()),
-              shorten(readable.getOrDefault(stratum.name(), String.valueOf(stratum.name()))),
-              String.valueOf(stratum.grid()),
-              String.valueOf(stratum.block()),
-              String.valueOf(stratum.size()),
-              String.valueOf(stratum.warpInstructions()),
-              String.format(Locale.ROOT, "%.3f", stratum.weight()),
-              SamplingPlan.percent(stratum.dispersion())));
-    }
-    int[] widths = new int[headings.size()];
-    for (int c = 0; c < widths.length; c++) {
-      widths[c] = headings.get(c).length();
-      for (List<String> row : rows) {
-        widths[c] = Math.max(widths[c], row.get(c).length());
-      }
+      table.row(
+          stratum.representative(),
+          shorten(readable.getOrDefault(stratum.name(), String.valueOf(stratum.name()))),
+          String.valueOf(stratum.grid()),
+          String.valueOf(stratum.block()),
+          stratum.size(),
+          stratum.warpInstructions(),
+          String.format(Locale.ROOT, "%.3f", stratum.weight()),
+          SamplingPlan.percent(stratum.dispersion()));
     }
     out.println();
-    out.println(planLine(headings, widths));
-    for (List<String> row : rows) {
-      out.println(planLine(row, widths));
-    }
+    table.print(out);
     plan.notes().forEach(note -> out.println("note: " + note));
-  }
-
-  private static String planLine(List<String> cells, int[] widths) {
-    StringBuilder text = new StringBuilder();
-    for (int c = 0; c < cells.size(); c++) {
-      boolean left = c >= 1 && c <= 3;
-      String cell = cells.get(c);
-      String padding = " ".repeat(widths[c] - cell.length());
-      text.append("  ").append(left ? cell + padding : padding + cell);
-    }
-    return text.toString().stripTrailing();
   }
 
   private static String text(Dim3 dims) {
