@@ -5,9 +5,10 @@
 # /tmp/cascade-slurm-cluster by default); `stop` kills only the daemons that `start` recorded.
 # Clients find it by SLURM_CONF=<dir>/slurm.conf (`env` prints the line to eval). Needs Debian's
 # slurm-wlm and munge (apt-get install slurm-wlm munge) and root, as slurmd does.
-# CASCADE_SLURM_CLUSTER_ACCOUNTING=1 also runs MariaDB and slurmdbd, so sacct works (needs
-# apt-get install slurmdbd mariadb-server). CASCADE_SLURM_CLUSTER_PORT (6817; it uses four ports
-# from there) and CASCADE_SLURM_CLUSTER_MIN_JOB_AGE (600 s) let a second cluster run beside.
+# CASCADE_SLURM_CLUSTER_ACCOUNTING=1 also runs MariaDB and slurmdbd, so sacct works, and samples
+# steps' memory (sacct's MaxRSS; a step over its --mem is killed) (needs apt-get install slurmdbd
+# mariadb-server). CASCADE_SLURM_CLUSTER_PORT (6817; it uses four ports from there) and
+# CASCADE_SLURM_CLUSTER_MIN_JOB_AGE (600 s) let a second cluster run beside.
 set -euo pipefail
 
 DIR="${CASCADE_SLURM_CLUSTER_DIR:-/tmp/cascade-slurm-cluster}"
@@ -63,7 +64,6 @@ SlurmctldLogFile=$DIR/log/slurmctld.log
 SlurmdLogFile=$DIR/log/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
 $(accounting_lines)
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
@@ -83,9 +83,11 @@ CONF
 
 accounting_lines() {
   if [[ "$ACCOUNTING" == 1 ]]; then
-    printf 'AccountingStorageType=accounting_storage/slurmdbd\nAccountingStorageHost=localhost\nAccountingStoragePort=%s' "$DBD_PORT"
+    # Steps' memory sampled each second, so sacct has MaxRSS; a step over its --mem is killed.
+    printf 'AccountingStorageType=accounting_storage/slurmdbd\nAccountingStorageHost=localhost\nAccountingStoragePort=%s\n' "$DBD_PORT"
+    printf 'JobAcctGatherType=jobacct_gather/linux\nJobAcctGatherFrequency=task=1\nJobAcctGatherParams=OverMemoryKill'
   else
-    printf 'AccountingStorageType=accounting_storage/none'
+    printf 'AccountingStorageType=accounting_storage/none\nJobAcctGatherType=jobacct_gather/none'
   fi
 }
 

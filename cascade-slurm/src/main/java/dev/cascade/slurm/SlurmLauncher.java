@@ -1,5 +1,6 @@
 package dev.cascade.slurm;
 
+import dev.cascade.core.FailureClass;
 import dev.cascade.core.spi.LaunchException;
 import dev.cascade.core.spi.LaunchResult;
 import dev.cascade.core.spi.Launcher;
@@ -7,6 +8,7 @@ import dev.cascade.core.spi.LauncherStatus;
 import dev.cascade.core.spi.SimLaunch;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +50,15 @@ public final class SlurmLauncher implements Launcher {
   private volatile Optional<String> unavailable;
   private volatile long unavailableCheckedAt;
   private volatile Boolean accounting;
+
+  /**
+   * How long a task killed by a signal is still shown running while accounting has no record of its
+   * steps' memory: long enough for the step's record, short of the heartbeat timeout.
+   */
+  private static final Duration ACCOUNTING_WAIT = Duration.ofSeconds(30);
+
+  /** Tasks killed by a signal whose steps' memory accounting did not have yet: since when. */
+  private final Map<String, Long> awaitingAccounting = new ConcurrentHashMap<>();
 
   /** The launcher {@code ServiceLoader} finds, set up from the environment. */
   public SlurmLauncher() {
@@ -320,7 +332,74 @@ public final class SlurmLauncher implements Launcher {
       }
     }
     found.keySet().retainAll(Set.copyOf(launcherRefs));
+    classifyMemoryKills(found, jobs);
     return found;
+  }
+
+  /**
+   * Tasks that ended without a Slurm reason of their own ({@code FAILED}, {@code CANCELLED}) are
+   * looked up in accounting: one killed over its {@code --mem} by Slurm's sampling is marked {@code
+   * out_of_memory}, so it is retried with more memory like an {@code OUT_OF_MEMORY} task.
+   */
+  private void classifyMemoryKills(Map<String, LauncherStatus> found, Set<String> jobs) {
+    List<String> unexplained =
+        found.entrySet().stream()
+            .filter(entry -> unexplainedEnd(entry.getValue()))
+            .map(Map.Entry::getKey)
+            .toList();
+    if (unexplained.isEmpty() || !accountingOn()) {
+      return;
+    }
+    String accounted;
+    try {
+      accounted =
+          commands.run(
+              List.of(
+                  "sacct",
+                  "--noheader",
+                  "--parsable2",
+                  "--format=JobID,State,ExitCode,ReqMem,MaxRSS",
+                  "--jobs=" + String.join(",", jobs)));
+    } catch (SlurmException e) {
+      log.warn("cannot read Slurm's accounting for memory kills: {}", e.getMessage());
+      return;
+    }
+    long now = System.nanoTime();
+    Set<String> undecided = SlurmStates.notYetAccounted(accounted, unexplained);
+    for (String ref : unexplained) {
+      if (!undecided.contains(ref)) {
+        awaitingAccounting.remove(ref);
+        continue;
+      }
+      long since = awaitingAccounting.computeIfAbsent(ref, key -> now);
+      if (now - since < ACCOUNTING_WAIT.toNanos()) {
+        found.put(
+            ref,
+            LauncherStatus.running(
+                found.get(ref).detail()
+                    + "; waiting for Slurm's accounting to say whether it was killed for its"
+                    + " memory"));
+      }
+    }
+    SlurmStates.overMemory(accounted)
+        .forEach(
+            (ref, memory) ->
+                found.computeIfPresent(
+                    ref,
+                    (key, status) ->
+                        unexplainedEnd(status)
+                            ? LauncherStatus.killed(
+                                status.detail() + ", " + memory.describe(),
+                                FailureClass.OUT_OF_MEMORY)
+                            : status));
+  }
+
+  /** An end whose Slurm state does not say why: not a time limit, not out of memory. */
+  private static boolean unexplainedEnd(LauncherStatus status) {
+    return (status.phase() == LauncherStatus.Phase.ENDED
+            || status.phase() == LauncherStatus.Phase.KILLED)
+        && status.failure() != FailureClass.OUT_OF_MEMORY
+        && status.failure() != FailureClass.TIMED_OUT;
   }
 
   /**

@@ -2,7 +2,10 @@ package dev.cascade.slurm;
 
 import dev.cascade.core.FailureClass;
 import dev.cascade.core.spi.LauncherStatus;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -87,8 +90,101 @@ final class SlurmStates {
     return peaks;
   }
 
+  /**
+   * Reads lines of {@code JobID|State|ExitCode|ReqMem|MaxRSS}, as {@code sacct -P} prints them for
+   * tasks and their steps, into the tasks Slurm killed for their memory: a step ended by signal 9
+   * whose {@code MaxRSS} is above the task's {@code ReqMem}. Clusters that enforce {@code --mem}
+   * through Slurm's own sampling ({@code JobAcctGatherParams=OverMemoryKill}, no memory cgroup)
+   * record such a task as {@code FAILED}, not {@code OUT_OF_MEMORY}. By task ref: the memory asked
+   * for and the peak seen, in bytes.
+   */
+  static Map<String, OverMemory> overMemory(String output) {
+    Map<String, Long> asked = new HashMap<>();
+    Map<String, Long> killedAt = new HashMap<>();
+    for (String line : output.split("\n")) {
+      String[] fields = line.strip().split("\\|", -1);
+      if (fields.length < 5 || fields[0].isEmpty()) {
+        continue;
+      }
+      int dot = fields[0].indexOf('.');
+      if (dot < 0) {
+        // "100M", or "100Mn" / "100Mc" (per node / per CPU) from older Slurm: the smaller counts.
+        long bytes = size(fields[3].strip().replaceAll("[nc]$", ""));
+        if (bytes > 0) {
+          asked.put(fields[0], bytes);
+        }
+      } else if (fields[2].strip().endsWith(":9") && !fields[4].isBlank()) {
+        long rss = size(fields[4].strip());
+        if (rss > 0) {
+          killedAt.merge(fields[0].substring(0, dot), rss, Math::max);
+        }
+      }
+    }
+    Map<String, OverMemory> over = new HashMap<>();
+    killedAt.forEach(
+        (ref, rss) -> {
+          Long limit = asked.get(ref);
+          if (limit != null && rss > limit) {
+            over.put(ref, new OverMemory(limit, rss));
+          }
+        });
+    return over;
+  }
+
+  /**
+   * Of the same lines as {@link #overMemory}, the tasks among {@code ended} whose end accounting
+   * cannot explain yet: it has no record of the task, still has it queued or running, or has it
+   * ended by signal 9 with no step's {@code MaxRSS}. Accounting gets a task's end and its steps'
+   * records a moment after {@code squeue} shows the end.
+   */
+  static Set<String> notYetAccounted(String output, Collection<String> ended) {
+    Map<String, String[]> tasks = new HashMap<>();
+    Set<String> withPeak = new HashSet<>();
+    for (String line : output.split("\n")) {
+      String[] fields = line.strip().split("\\|", -1);
+      if (fields.length < 5 || fields[0].isEmpty()) {
+        continue;
+      }
+      int dot = fields[0].indexOf('.');
+      if (dot < 0) {
+        tasks.put(fields[0], fields);
+      } else if (size(fields[4].strip()) > 0) {
+        withPeak.add(fields[0].substring(0, dot));
+      }
+    }
+    Set<String> waiting = new HashSet<>();
+    for (String ref : ended) {
+      String[] task = tasks.get(ref);
+      String state = task == null ? "" : task[1].strip().split("\\s+")[0];
+      boolean killedBySignal = task != null && task[2].strip().endsWith(":9");
+      if (task == null
+          || QUEUED.contains(state)
+          || RUNNING.contains(state)
+          || (killedBySignal && !withPeak.contains(ref))) {
+        waiting.add(ref);
+      }
+    }
+    return waiting;
+  }
+
+  /** A task Slurm killed over its memory: what it asked for and the peak Slurm saw, in bytes. */
+  record OverMemory(long askedBytes, long peakBytes) {
+
+    /** {@code "killed over its memory: peak 184.4 MiB of --mem 100 MiB"}. */
+    String describe() {
+      return String.format(
+          Locale.ROOT,
+          "killed over its memory: peak %.1f MiB of --mem %.0f MiB",
+          peakBytes / 1048576.0,
+          askedBytes / 1048576.0);
+    }
+  }
+
   /** {@code 123456K} in bytes; -1 when it is not a size. */
   private static long size(String text) {
+    if (text.isEmpty()) {
+      return -1;
+    }
     long unit = 1;
     String number = text;
     char last = text.charAt(text.length() - 1);

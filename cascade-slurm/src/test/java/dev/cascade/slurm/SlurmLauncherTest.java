@@ -235,6 +235,41 @@ final class SlurmLauncherTest {
   }
 
   @Test
+  void overMemory_isAStepKilledBySignal9AbovePeakItsTaskAskedFor() {
+    // As sacct printed them on the test cluster (OverMemoryKill): 29_1 held 184 MiB under 100M.
+    assertThat(
+            SlurmStates.overMemory(
+                """
+                29_0|COMPLETED|0:0|100M|
+                29_0.batch|COMPLETED|0:0||35240K
+                29_1|FAILED|0:9|100M|
+                29_1.batch|CANCELLED by 0|0:9||188872K
+                29_2|CANCELLED by 0|0:9|1Gn|
+                29_2.batch|CANCELLED by 0|0:9||204800K
+                29_3|FAILED|1:0|100M|
+                29_3.batch|FAILED|1:0||512000K
+                29_4|FAILED|0:9||
+                29_4.batch|CANCELLED by 0|0:9||
+                """))
+        .containsExactlyEntriesOf(
+            Map.of("29_1", new SlurmStates.OverMemory(100L << 20, 188872L << 10)));
+    // squeue shows the end before accounting has the task's end and its step's record.
+    assertThat(
+            SlurmStates.notYetAccounted(
+                """
+                30_0|FAILED|0:9|100M|
+                30_1|FAILED|0:9|100M|
+                30_1.batch|CANCELLED by 0|0:9||188872K
+                30_2|FAILED|1:0|100M|
+                30_3|RUNNING|0:0|100M|
+                """,
+                List.of("30_0", "30_1", "30_2", "30_3", "30_4")))
+        .containsExactlyInAnyOrder("30_0", "30_3", "30_4");
+    assertThat(new SlurmStates.OverMemory(100L << 20, 188872L << 10).describe())
+        .isEqualTo("killed over its memory: peak 184.4 MiB of --mem 100 MiB");
+  }
+
+  @Test
   void fetchMode_pointsTheTasksViewAtTheNodeScratch() {
     SlurmLauncherSettings settings =
         SlurmLauncherSettings.defaults()
