@@ -1,14 +1,11 @@
 package dev.cascade.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.cascade.agent.SimAgentMain;
+import dev.cascade.core.testkit.TestApp;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,29 +19,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 final class FailureClassWithAgentIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(90);
-
   @TempDir Path dir;
 
   private final LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(5));
-  private Cascade cascade;
+  private TestApp app;
 
   @AfterEach
   void stop() {
-    if (cascade == null) {
-      return;
-    }
-    try {
-      for (Run run : cascade.runs().list()) {
-        for (Sim sim : run.sims()) {
-          if (sim.launcherRef() != null) {
-            launcher.stop(sim.launcherRef());
-          }
-        }
-      }
-    } finally {
-      cascade.server().ifPresent(CascadeServer::close);
-      cascade.close();
+    if (app != null) {
+      app.stopUnfinishedSims();
+      app.close();
     }
   }
 
@@ -54,52 +38,17 @@ final class FailureClassWithAgentIT {
       throws Exception {
     Assumptions.assumeTrue(
         launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
-    Path dataDir = dir.resolve("data");
-    DemoTraces.seedIfEmpty(dataDir);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of(
-            "-cp",
-            SimAgentMain.classPath(),
-            SimAgentMain.class.getName(),
-            "--heartbeat-millis",
-            "200",
-            "--chunk-millis",
-            "200",
-            "--emulate",
-            "--speed",
-            "0",
-            "--fail-at-kernel",
-            "2",
-            "--failure",
-            failure));
-    cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .catalog(GpuConfigCatalog.builtIn())
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(100))
-            .simCommand(command)
-            .simEnvironment(Map.of())
-            .server(ServerSettings.defaults().withPort(0))
-            .build()
-            .start();
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                cascade
-                    .traces()
-                    .find(DemoTraces.DEMO_ID)
-                    .map(t -> t.state() == TraceState.READY)
-                    .orElse(false));
+    app =
+        TestApp.start(
+            dir.resolve("data"),
+            launcher,
+            TestApp.agentCommand("--speed", "0", "--fail-at-kernel", "2", "--failure", failure),
+            0,
+            settings -> settings);
 
-    Run run = cascade.runs().create(DemoTraces.DEMO_ID, List.of(new RunEntry("SM90_H100", 1)));
-    await().atMost(WAIT).until(() -> cascade.runs().get(run.id()).state() != RunState.ACTIVE);
+    Run run = app.awaitFinished(app.create(List.of(new RunEntry("SM90_H100", 1))).id());
 
-    Sim sim = cascade.runs().get(run.id()).sims().get(0);
+    Sim sim = run.sims().get(0);
     assertThat(sim.state()).isEqualTo(SimState.FAILED);
     assertThat(sim.failureClass()).as(sim.error()).isEqualTo(expected);
   }

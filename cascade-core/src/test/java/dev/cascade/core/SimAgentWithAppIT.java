@@ -3,14 +3,12 @@ package dev.cascade.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cascade.agent.SimAgentMain;
 import dev.cascade.agent.emulator.TestTraces;
+import dev.cascade.core.testkit.TestApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -27,9 +25,10 @@ final class SimAgentWithAppIT {
   @TempDir Path dir;
 
   private final LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(5));
+  private TestApp app;
   private Cascade cascade;
-  private CascadeServer server;
 
+  /** The app on a three-kernel "demo" trace, its sims emulating at {@code speed}. */
   private void start(String speed) throws Exception {
     Assumptions.assumeTrue(
         launcher.unavailableReason().isEmpty(),
@@ -45,62 +44,22 @@ final class SimAgentWithAppIT {
     Files.writeString(
         trace.resolve("metadata.json"),
         "{\"status\": \"complete\", \"trace_gpu_arch\": \"sm_90\"}");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of(
-            "-cp",
-            SimAgentMain.classPath(),
-            SimAgentMain.class.getName(),
-            "--heartbeat-millis",
-            "200",
-            "--chunk-millis",
-            "200",
-            "--emulate",
-            "--speed",
-            speed,
-            // Replicas agree exactly without it; these tests want a spread to compare.
-            "--jitter"));
-    cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .catalog(GpuConfigCatalog.builtIn())
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(100))
-            .simCommand(command)
-            .simEnvironment(Map.of())
-            .server(ServerSettings.defaults().withPort(0))
-            .build()
-            .start();
-    server = cascade.server().orElseThrow();
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                cascade
-                    .traces()
-                    .find("demo")
-                    .map(t -> t.state() == TraceState.READY)
-                    .orElse(false));
+    // Replicas agree exactly without --jitter; these tests want a spread to compare.
+    app =
+        TestApp.start(
+            dataDir,
+            launcher,
+            TestApp.agentCommand("--speed", speed, "--jitter"),
+            0,
+            settings -> settings);
+    cascade = app.cascade();
   }
 
   @AfterEach
   void stop() {
-    if (cascade == null) {
-      return;
-    }
-    try {
-      for (Run run : cascade.runs().list()) {
-        for (Sim sim : run.sims()) {
-          if (sim.launcherRef() != null) {
-            launcher.stop(sim.launcherRef());
-          }
-        }
-      }
-    } finally {
-      server.close();
-      cascade.close();
+    if (app != null) {
+      app.stopUnfinishedSims();
+      app.close();
     }
   }
 

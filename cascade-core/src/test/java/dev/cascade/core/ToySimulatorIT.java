@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.cascade.agent.SimAgentMain;
 import dev.cascade.core.Measure.Aggregation;
 import dev.cascade.core.Measure.Direction;
 import dev.cascade.core.Measure.Source;
@@ -13,11 +12,11 @@ import dev.cascade.core.spi.LogEnd;
 import dev.cascade.core.spi.OutputListener;
 import dev.cascade.core.spi.OutputParser;
 import dev.cascade.core.spi.Simulator;
+import dev.cascade.core.testkit.TestApp;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,24 +52,13 @@ final class ToySimulatorIT {
   @TempDir Path dir;
 
   private final LocalLauncher launcher = new LocalLauncher(Duration.ofSeconds(5));
-  private Cascade cascade;
+  private TestApp app;
 
   @AfterEach
   void stop() {
-    if (cascade == null) {
-      return;
-    }
-    try {
-      for (Run run : cascade.runs().list()) {
-        for (Sim sim : run.sims()) {
-          if (sim.launcherRef() != null) {
-            launcher.stop(sim.launcherRef());
-          }
-        }
-      }
-    } finally {
-      cascade.server().ifPresent(CascadeServer::close);
-      cascade.close();
+    if (app != null) {
+      app.stopUnfinishedSims();
+      app.close();
     }
   }
 
@@ -78,37 +66,15 @@ final class ToySimulatorIT {
   void toySimulator_runsToResultsComparisonAndCsv() throws Exception {
     Assumptions.assumeTrue(
         launcher.unavailableReason().isEmpty(), () -> launcher.unavailableReason().orElse(""));
-    Path dataDir = dir.resolve("data");
-    DemoTraces.seedIfEmpty(dataDir);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of(
-            "-cp",
-            SimAgentMain.classPath(),
-            SimAgentMain.class.getName(),
-            "--heartbeat-millis",
-            "200",
-            "--chunk-millis",
-            "200",
-            "--",
-            "sh",
-            "-c",
-            TOY_SCRIPT));
-    cascade =
-        Cascade.builder()
-            .dataDir(dataDir)
-            .launcher(launcher)
-            .simulator(new ToySimulator())
-            .catalog(GpuConfigCatalog.builtIn())
-            .uploadQuietPeriod(Duration.ofMillis(100))
-            .traceRescanInterval(Duration.ofMillis(100))
-            .simCommand(command)
-            .simEnvironment(Map.of())
-            .server(ServerSettings.defaults().withPort(0))
-            .build()
-            .start();
-    cascade.traces().await(DemoTraces.DEMO_ID, WAIT);
+    // The toy is the simulator the agent runs, and the builder is told how to read its output.
+    app =
+        TestApp.start(
+            dir.resolve("data"),
+            launcher,
+            TestApp.agentCommandRunning(List.of("sh", "-c", TOY_SCRIPT)),
+            0,
+            settings -> settings.simulator(new ToySimulator()));
+    Cascade cascade = app.cascade();
 
     Run run =
         cascade

@@ -45,10 +45,12 @@ public final class TestApp implements AutoCloseable {
 
   private final Cascade cascade;
   private final CascadeServer server;
+  private final Launcher launcher;
 
-  private TestApp(Cascade cascade, CascadeServer server) {
+  private TestApp(Cascade cascade, CascadeServer server, Launcher launcher) {
     this.cascade = cascade;
     this.server = server;
+    this.launcher = launcher;
   }
 
   /**
@@ -84,7 +86,7 @@ public final class TestApp implements AutoCloseable {
         .until(
             () ->
                 cascade.traces().find(TRACE).map(t -> t.state() == TraceState.READY).orElse(false));
-    return new TestApp(cascade, server);
+    return new TestApp(cascade, server, launcher);
   }
 
   /** The app. */
@@ -136,6 +138,20 @@ public final class TestApp implements AutoCloseable {
                     .isEqualTo(SimState.SUCCEEDED));
   }
 
+  /**
+   * Stops, through the launcher, every sim of every run that has not finished: Cascade's own close
+   * leaves sims running (they outlive a restart), which a test must not.
+   */
+  public void stopUnfinishedSims() {
+    for (Run run : cascade.runs().list()) {
+      for (Sim sim : run.sims()) {
+        if (!sim.state().isFinished() && sim.launcherRef() != null) {
+          launcher.stop(sim.launcherRef());
+        }
+      }
+    }
+  }
+
   @Override
   public void close() {
     try {
@@ -150,6 +166,24 @@ public final class TestApp implements AutoCloseable {
    * CASCADE_SIM_CMD}: {@code java -cp ... SimAgentMain ... --emulate EMULATOR_ARGS}.
    */
   public static List<String> agentCommand(String... emulatorArgs) {
+    List<String> command = agentPrefix();
+    command.add("--emulate");
+    command.addAll(List.of(emulatorArgs));
+    return command;
+  }
+
+  /**
+   * The sim agent running {@code simulator} as its simulator process, reporting every 200 ms:
+   * {@code java -cp ... SimAgentMain ... -- SIMULATOR}.
+   */
+  public static List<String> agentCommandRunning(List<String> simulator) {
+    List<String> command = agentPrefix();
+    command.add("--");
+    command.addAll(simulator);
+    return command;
+  }
+
+  private static List<String> agentPrefix() {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
@@ -159,8 +193,6 @@ public final class TestApp implements AutoCloseable {
     command.addAll(
         List.of(
             "--heartbeat-millis", "200", "--chunk-millis", "100", "--backoff-max-millis", "300"));
-    command.add("--emulate");
-    command.addAll(List.of(emulatorArgs));
     return command;
   }
 
