@@ -10,7 +10,9 @@ import dev.cascade.core.Trace;
 import dev.cascade.core.TraceKernel;
 import dev.cascade.core.TraceState;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,12 +23,27 @@ import java.util.function.Function;
  * A trace's sampling plan, made from what was kept when it was processed: the kernels' names,
  * shapes and warp instruction counts (the trace record), and the emulator's memory counts kept
  * beside {@code kernelslist.g} ({@link PrecomputedCounts}) where there are any. Deterministic, so
- * it is made again whenever asked instead of being stored: the same trace gives the same plan.
+ * it is not stored: the same trace gives the same plan. The last plans made are kept in memory, by
+ * trace, the trace's last change and the request, since a sampled run's results ask for its plan on
+ * every read and making it reads the counts file.
  */
 public final class TraceSampling {
 
+  /** Plans kept: a sweep's variants and a run's repeated reads share one. */
+  private static final int PLANS_KEPT = 64;
+
   private final Function<String, Optional<Trace>> traces;
   private final Function<String, Path> folders;
+  private final Map<PlanKey, SamplingPlan> plans =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PlanKey, SamplingPlan> eldest) {
+          return size() > PLANS_KEPT;
+        }
+      };
+
+  /** A trace as it was when planned (a trace processed again has a later change) and a request. */
+  private record PlanKey(String traceId, Instant changed, Sampling request) {}
 
   /**
    * @param traces finds a trace by id
@@ -67,11 +84,23 @@ public final class TraceSampling {
               + "; its kernels can be sampled once it is ready",
           "trace_id");
     }
+    PlanKey key = new PlanKey(traceId, trace.updatedAt(), request);
+    synchronized (plans) {
+      SamplingPlan kept = plans.get(key);
+      if (kept != null) {
+        return kept;
+      }
+    }
+    SamplingPlan plan;
     try {
-      return SamplingPlanner.plan(traceId, features(trace), request);
+      plan = SamplingPlanner.plan(traceId, features(trace), request);
     } catch (IllegalArgumentException e) {
       throw new CascadeException(ErrorCode.INVALID, e.getMessage(), "sampling.budget");
     }
+    synchronized (plans) {
+      plans.put(key, plan);
+    }
+    return plan;
   }
 
   /** The trace's kernels as features: the record's, completed by the emulator's counts. */

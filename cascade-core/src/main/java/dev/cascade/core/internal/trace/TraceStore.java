@@ -5,6 +5,7 @@ import dev.cascade.core.ErrorCode;
 import dev.cascade.core.SkippedFolder;
 import dev.cascade.core.Trace;
 import dev.cascade.core.Traces;
+import dev.cascade.core.internal.sampling.TraceSampling;
 import dev.cascade.core.internal.store.Database;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,9 +47,11 @@ public final class TraceStore implements Traces, AutoCloseable {
   public static final Duration DEFAULT_RESCAN_INTERVAL = Duration.ofSeconds(2);
 
   private final TraceEngine engine;
+  private final TraceSampling sampling;
 
   private TraceStore(TraceEngine engine) {
     this.engine = engine;
+    this.sampling = new TraceSampling(this::find, this::folderOf);
   }
 
   public static Builder builder() {
@@ -148,8 +151,7 @@ public final class TraceStore implements Traces, AutoCloseable {
     if (!Trace.isValidId(traceId)) {
       throw Trace.invalidId(traceId);
     }
-    return new dev.cascade.core.internal.sampling.TraceSampling(this::find, this::folderOf)
-        .plan(traceId, request);
+    return sampling.plan(traceId, request);
   }
 
   /**
