@@ -7,8 +7,8 @@ import java.util.Objects;
  * different, or unknown on either side (sims from before provenance was recorded, or a simulator
  * command Cascade cannot look inside).
  *
- * @param input which input: {@link #TRACE}, {@link #CONFIG}, {@link #SIMULATOR} or {@link
- *     #SIMULATOR_BUILD}
+ * @param input which input: {@link #TRACE}, {@link #CONFIG}, {@link #SIMULATOR}, {@link
+ *     #SIMULATOR_BUILD} or, when either run's config is a variant, {@link #CONFIG_OPTIONS}
  * @param baseline the baseline run's value; {@code unknown} when no sim recorded it, and the values
  *     joined with {@code " | "} when its sims disagree
  * @param run the other run's value, likewise
@@ -21,6 +21,12 @@ public record InputDifference(String input, String baseline, String run, Status 
 
   /** The GPU config's content: the hash of its {@code gpgpusim.config} and {@code trace.config}. */
   public static final String CONFIG = "config content";
+
+  /**
+   * The options a variant sets over its catalog config ({@code SM80_A100 with
+   * -gpgpu_kernel_launch_latency 1000}); listed only when either run's config is a variant.
+   */
+  public static final String CONFIG_OPTIONS = "config options";
 
   /** The simulator as known before launch: the emulator's version or the binary's hash. */
   public static final String SIMULATOR = "simulator";

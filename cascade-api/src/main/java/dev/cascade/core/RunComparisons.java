@@ -245,7 +245,7 @@ public final class RunComparisons {
         base.gpuConfig(),
         kernels,
         KernelChange.between(0, base.total(), other.total(), extra),
-        inputs(base.gpuConfig(), baseline, run),
+        inputs(base, baseline, other, run),
         notes);
   }
 
@@ -261,7 +261,9 @@ public final class RunComparisons {
         + " not compared";
   }
 
-  private static List<InputDifference> inputs(String gpuConfig, Run baseline, Run run) {
+  private static List<InputDifference> inputs(
+      ConfigResult baseResult, Run baseline, ConfigResult runResult, Run run) {
+    String gpuConfig = baseResult.gpuConfig();
     List<Provenance> base = provenances(baseline, gpuConfig);
     List<Provenance> other = provenances(run, gpuConfig);
     List<InputDifference> inputs = new ArrayList<>();
@@ -293,7 +295,23 @@ public final class RunComparisons {
             InputDifference.SIMULATOR_BUILD,
             value(base, RunComparisons::builds),
             value(other, RunComparisons::builds)));
+    if (!baseResult.params().isEmpty() || !runResult.params().isEmpty()) {
+      // A variant's content hash says that it differs; its options say how.
+      inputs.add(
+          InputDifference.of(
+              InputDifference.CONFIG_OPTIONS, options(baseResult), options(runResult)));
+    }
     return inputs;
+  }
+
+  /** {@code SM80_A100 with -gpgpu_kernel_launch_latency 1000}, or the config as it is. */
+  private static String options(ConfigResult result) {
+    if (result.params().isEmpty()) {
+      return result.base() + " as it is";
+    }
+    List<String> set = new ArrayList<>();
+    result.params().forEach((option, value) -> set.add(option + " " + value));
+    return result.base() + " with " + String.join(", ", set);
   }
 
   /** The provenance of the config's succeeded sims, or of all its latest attempts if none. */

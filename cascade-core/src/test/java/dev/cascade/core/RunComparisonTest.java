@@ -175,6 +175,40 @@ final class RunComparisonTest {
   }
 
   @Test
+  void compare_ofVariants_namesTheOptionsEachRunSetOverItsCatalogConfig() {
+    List<Run> stored = List.of(before, after).stream().map(fixture::reload).toList();
+    // The same variant label in both runs, with a different launch latency: as a sweep labels it.
+    List<List<ConfigResult>> results =
+        stored.stream()
+            .map(
+                run ->
+                    fixture.results.compare(run.id()).stream()
+                        .map(
+                            result ->
+                                result.gpuConfig().equals(H100)
+                                    ? result.withVariant(
+                                        H100,
+                                        Map.of(
+                                            "-gpgpu_kernel_launch_latency",
+                                            run == stored.get(0) ? "5000" : "1000"))
+                                    : result)
+                        .toList())
+            .toList();
+
+    ConfigChange h100 = RunComparisons.of(stored, results).change(after.id()).config(H100);
+
+    assertThat(h100.differs())
+        .containsExactly(InputDifference.SIMULATOR_BUILD, InputDifference.CONFIG_OPTIONS);
+    InputDifference options = h100.inputs().getLast();
+    assertThat(options.baseline()).isEqualTo("SM90_H100 with -gpgpu_kernel_launch_latency 5000");
+    assertThat(options.run()).isEqualTo("SM90_H100 with -gpgpu_kernel_launch_latency 1000");
+    // Configs as they are list no options row.
+    assertThat(compare(before, after).change(after.id()).config(H100).inputs())
+        .extracting(InputDifference::input)
+        .doesNotContain(InputDifference.CONFIG_OPTIONS);
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void compareJson_labelsEachMeasureAndListsWhatDiffers() {
     Map<String, Object> json = CompareJson.write(compare(before, after));
