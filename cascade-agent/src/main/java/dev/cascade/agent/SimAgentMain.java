@@ -90,9 +90,23 @@ public final class SimAgentMain {
   }
 
   public static void main(String[] args) {
+    keepMemoryPrivate(System.err);
     int code =
         run(List.of(args), System.getenv(), System.in, System.out, System.err, Hooks.RUNTIME);
     System.exit(code);
+  }
+
+  /**
+   * Makes this JVM's memory unreadable to the other processes of its user ({@link Undumpable}), or
+   * says on {@code err}, once, why it could not. For a JVM that is the agent's own ({@link #main},
+   * {@code cascade sim-agent}), before the token is read; a program running the agent inside its
+   * own JVM leaves it out.
+   */
+  public static void keepMemoryPrivate(PrintStream err) {
+    Undumpable.Result result = Undumpable.apply();
+    if (!result.done()) {
+      new AgentLog(err).info(result.warning());
+    }
   }
 
   /** Installs and removes the SIGTERM hook; tests pass {@link Hooks#NONE}. */
