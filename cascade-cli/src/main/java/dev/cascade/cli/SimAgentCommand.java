@@ -46,6 +46,7 @@ final class SimAgentCommand implements Callable<Integer> {
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getOut()), true);
     PrintStream err =
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getErr()), true);
+    SimAgentMain.keepMemoryPrivate(err);
     int code =
         SimAgentMain.run(args, CliEnvironment.current(), out, err, SimAgentMain.Hooks.RUNTIME);
     out.flush();
