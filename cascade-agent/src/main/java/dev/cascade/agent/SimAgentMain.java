@@ -55,8 +55,8 @@ public final class SimAgentMain {
         --kill-grace-millis N     between SIGTERM and SIGKILL to the simulator (default 3000)
         -h, --help                this text
       Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID (required), CASCADE_DATA_DIR,
-      CASCADE_APP_PATIENCE_S. The sim's token is the first line of standard input (or
-      CASCADE_SIM_TOKEN where a launcher cannot give one); the simulator never sees it.
+      CASCADE_APP_PATIENCE_S. The sim's token is the first line of standard input; the
+      simulator never sees it.
       Exit codes: 0 succeeded, 1 failed, 2 usage, 3 cancelled or SIGTERM, 4 gave up reaching the
       app, 5 refused by the app (wrong token or unknown sim).
       """;
@@ -151,9 +151,9 @@ public final class SimAgentMain {
   }
 
   /**
-   * Parses the arguments and the environment, reads the sim's token from {@code in} (unless the
-   * environment holds it), runs the agent, and returns its exit code. Usage errors print a message
-   * and {@link #USAGE} on {@code err} and return 2.
+   * Parses the arguments and the environment, reads the sim's token from {@code in}, runs the
+   * agent, and returns its exit code. Usage errors print a message and {@link #USAGE} on {@code
+   * err} and return 2.
    */
   public static int run(
       List<String> args,
@@ -211,10 +211,6 @@ public final class SimAgentMain {
     }
   }
 
-  static SimAgent parse(List<String> args, Map<String, String> env, PrintStream log) {
-    return parse(args, env, InputStream.nullInputStream(), log);
-  }
-
   static SimAgent parse(
       List<String> args, Map<String, String> env, InputStream in, PrintStream log) {
     Path spool = null;
@@ -268,9 +264,7 @@ public final class SimAgentMain {
     String stdinToken = null;
     // Only a launched sim has its token waiting on stdin: without the app's address and the sim's
     // id (someone trying the command by hand), say what is missing instead of waiting for a line.
-    if (isBlank(env.get(SimContract.SIM_TOKEN))
-        && !isBlank(env.get(SimContract.MAIN_URL))
-        && !isBlank(env.get(SimContract.SIM_ID))) {
+    if (!isBlank(env.get(SimContract.MAIN_URL)) && !isBlank(env.get(SimContract.SIM_ID))) {
       stdinToken = firstLine(in);
     }
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);
