@@ -90,30 +90,26 @@ public final class SimAgentMain {
   }
 
   public static void main(String[] args) {
-    keepMemoryPrivate(System.err);
     int code =
         run(List.of(args), System.getenv(), System.in, System.out, System.err, Hooks.RUNTIME);
     System.exit(code);
   }
 
   /**
-   * Makes this JVM's memory unreadable to the other processes of its user ({@link Undumpable}), or
-   * says on {@code err}, once, why it could not. For a JVM that is the agent's own ({@link #main},
-   * {@code cascade sim-agent}), before the token is read; a program running the agent inside its
-   * own JVM leaves it out.
+   * What the agent does to the JVM it runs in: installs and removes the SIGTERM hook, and makes the
+   * JVM's memory unreadable to the other processes of its user before it reads its token. Tests
+   * that run the agent in their own JVM pass {@link Hooks#NONE}.
    */
-  public static void keepMemoryPrivate(PrintStream err) {
-    Undumpable.Result result = Undumpable.apply();
-    if (!result.done()) {
-      new AgentLog(err).info(result.warning());
-    }
-  }
-
-  /** Installs and removes the SIGTERM hook; tests pass {@link Hooks#NONE}. */
   public interface Hooks {
     void install(Thread hook);
 
     void remove(Thread hook);
+
+    /**
+     * Called just before the token is read from stdin (by a launched sim only, not for {@code
+     * --help} or a usage error).
+     */
+    default void protectMemory(PrintStream log) {}
 
     /** The JVM's shutdown hooks: SIGTERM reaches the agent. */
     Hooks RUNTIME =
@@ -129,6 +125,15 @@ public final class SimAgentMain {
               Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
               // The hook is running or about to: it sees the agent finished.
+            }
+          }
+
+          /** Undumpable, or a word on the log saying why not: the agent runs on either way. */
+          @Override
+          public void protectMemory(PrintStream log) {
+            Undumpable.Result result = Undumpable.apply();
+            if (!result.done()) {
+              new AgentLog(log).info(result.warning());
             }
           }
         };
@@ -164,7 +169,7 @@ public final class SimAgentMain {
       Hooks hooks) {
     SimAgent agent;
     try {
-      agent = parse(args, env, in, err);
+      agent = parse(args, env, in, err, hooks);
     } catch (HelpRequested e) {
       out.print(USAGE);
       out.flush();
@@ -211,8 +216,14 @@ public final class SimAgentMain {
     }
   }
 
+  /** {@link #parse(List, Map, InputStream, PrintStream, Hooks)} that leaves the JVM as it is. */
   static SimAgent parse(
       List<String> args, Map<String, String> env, InputStream in, PrintStream log) {
+    return parse(args, env, in, log, Hooks.NONE);
+  }
+
+  static SimAgent parse(
+      List<String> args, Map<String, String> env, InputStream in, PrintStream log, Hooks hooks) {
     Path spool = null;
     boolean keepSpool = false;
     Integer chunkBytes = null;
@@ -265,6 +276,7 @@ public final class SimAgentMain {
     // Only a launched sim has its token waiting on stdin: without the app's address and the sim's
     // id (someone trying the command by hand), say what is missing instead of waiting for a line.
     if (!isBlank(env.get(SimContract.MAIN_URL)) && !isBlank(env.get(SimContract.SIM_ID))) {
+      hooks.protectMemory(log);
       stdinToken = firstLine(in);
     }
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);

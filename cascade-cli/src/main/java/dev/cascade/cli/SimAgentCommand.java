@@ -46,7 +46,6 @@ final class SimAgentCommand implements Callable<Integer> {
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getOut()), true);
     PrintStream err =
         new PrintStream(new EmulateCommand.WriterOutputStream(spec.commandLine().getErr()), true);
-    SimAgentMain.keepMemoryPrivate(err);
     int code =
         SimAgentMain.run(args, CliEnvironment.current(), out, err, SimAgentMain.Hooks.RUNTIME);
     out.flush();
