@@ -165,8 +165,8 @@ public final class SimCommands {
   static List<String> agent(Path dataDir) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
-    // The agent calls prctl through the foreign-function API (Undumpable): Java 24 and later warn
-    // of it on stderr, the sim's log, unless native access is allowed.
+    // The agent calls prctl through the foreign-function API (Undumpable): the JVM warns of it on
+    // stderr, the sim's log, unless native access is allowed (Java 25 does; 21 to 23 may).
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-XX:+UseSerialGC");
     command.add("-Xmx128m");

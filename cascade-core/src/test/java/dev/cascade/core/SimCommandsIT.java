@@ -57,7 +57,7 @@ final class SimCommandsIT {
 
     try {
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      // Java 24 and later warn of the prctl call in the sim's log unless native access is allowed.
+      // The JVM warns of the prctl call in the sim's log unless native access is allowed.
       assertThat(output())
           .contains("cascade sim-agent: sim s_01: no token")
           .doesNotContain("WARNING");
