@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  *
  * @param mainUrl the app ({@link SimContract#MAIN_URL})
  * @param simId the sim ({@link SimContract#SIM_ID})
- * @param token the sim's bearer token ({@link SimContract#SIM_TOKEN})
+ * @param token the sim's bearer token (the first line of its standard input, {@link
+ *     SimContract#tokenInput})
  * @param spool where chunks are kept until the app has them all
  * @param keepSpool keep the spool folder after a complete report (it is always kept otherwise)
  * @param chunkBytes the largest chunk (256 KiB)
@@ -72,9 +73,8 @@ record AgentSettings(
     }
     if (token.isBlank() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new IllegalArgumentException(
-          "the sim's token (the first line of standard input, or "
-              + SimContract.SIM_TOKEN
-              + " where a launcher cannot give one) must be printable ASCII without spaces; "
+          "the sim's token (the first line of standard input) must be printable ASCII without"
+              + " spaces; "
               + (token.isBlank() ? "got none" : "got one with a space or a control character"));
     }
     if (chunkBytes < 1 || chunkBytes > 8 * 1024 * 1024) {

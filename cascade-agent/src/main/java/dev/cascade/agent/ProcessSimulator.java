@@ -60,8 +60,8 @@ final class ProcessSimulator implements Simulator {
           new ProcessBuilder(line)
               .redirectErrorStream(true)
               .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      // The simulator never holds a token: not the sim's (a launcher that cannot give the agent a
-      // standard input sets it), nor a user's that reached the agent by mistake.
+      // The simulator never holds a token: not the sim's, should a launcher of someone's own set it
+      // in the agent's environment, nor a user's that reached the agent by mistake.
       builder.environment().remove(SimContract.SIM_TOKEN);
       builder.environment().remove(USER_TOKEN);
       started = builder.start();

@@ -55,8 +55,8 @@ public final class SimAgentMain {
         --kill-grace-millis N     between SIGTERM and SIGKILL to the simulator (default 3000)
         -h, --help                this text
       Environment: CASCADE_MAIN_URL, CASCADE_SIM_ID (required), CASCADE_DATA_DIR,
-      CASCADE_APP_PATIENCE_S. The sim's token is the first line of standard input (or
-      CASCADE_SIM_TOKEN where a launcher cannot give one); the simulator never sees it.
+      CASCADE_APP_PATIENCE_S. The sim's token is the first line of standard input; the
+      simulator never sees it.
       Exit codes: 0 succeeded, 1 failed, 2 usage, 3 cancelled or SIGTERM, 4 gave up reaching the
       app, 5 refused by the app (wrong token or unknown sim).
       """;
@@ -95,11 +95,21 @@ public final class SimAgentMain {
     System.exit(code);
   }
 
-  /** Installs and removes the SIGTERM hook; tests pass {@link Hooks#NONE}. */
+  /**
+   * What the agent does to the JVM it runs in: installs and removes the SIGTERM hook, and makes the
+   * JVM's memory unreadable to the other processes of its user before it reads its token. Tests
+   * that run the agent in their own JVM pass {@link Hooks#NONE}.
+   */
   public interface Hooks {
     void install(Thread hook);
 
     void remove(Thread hook);
+
+    /**
+     * Called just before the token is read from stdin (by a launched sim only, not for {@code
+     * --help} or a usage error).
+     */
+    default void protectMemory(PrintStream log) {}
 
     /** The JVM's shutdown hooks: SIGTERM reaches the agent. */
     Hooks RUNTIME =
@@ -115,6 +125,15 @@ public final class SimAgentMain {
               Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
               // The hook is running or about to: it sees the agent finished.
+            }
+          }
+
+          /** Undumpable, or a word on the log saying why not: the agent runs on either way. */
+          @Override
+          public void protectMemory(PrintStream log) {
+            Undumpable.Result result = Undumpable.apply();
+            if (!result.done()) {
+              new AgentLog(log).info(result.warning());
             }
           }
         };
@@ -137,9 +156,9 @@ public final class SimAgentMain {
   }
 
   /**
-   * Parses the arguments and the environment, reads the sim's token from {@code in} (unless the
-   * environment holds it), runs the agent, and returns its exit code. Usage errors print a message
-   * and {@link #USAGE} on {@code err} and return 2.
+   * Parses the arguments and the environment, reads the sim's token from {@code in}, runs the
+   * agent, and returns its exit code. Usage errors print a message and {@link #USAGE} on {@code
+   * err} and return 2.
    */
   public static int run(
       List<String> args,
@@ -150,7 +169,7 @@ public final class SimAgentMain {
       Hooks hooks) {
     SimAgent agent;
     try {
-      agent = parse(args, env, in, err);
+      agent = parse(args, env, in, err, hooks);
     } catch (HelpRequested e) {
       out.print(USAGE);
       out.flush();
@@ -197,12 +216,14 @@ public final class SimAgentMain {
     }
   }
 
-  static SimAgent parse(List<String> args, Map<String, String> env, PrintStream log) {
-    return parse(args, env, InputStream.nullInputStream(), log);
+  /** {@link #parse(List, Map, InputStream, PrintStream, Hooks)} that leaves the JVM as it is. */
+  static SimAgent parse(
+      List<String> args, Map<String, String> env, InputStream in, PrintStream log) {
+    return parse(args, env, in, log, Hooks.NONE);
   }
 
   static SimAgent parse(
-      List<String> args, Map<String, String> env, InputStream in, PrintStream log) {
+      List<String> args, Map<String, String> env, InputStream in, PrintStream log, Hooks hooks) {
     Path spool = null;
     boolean keepSpool = false;
     Integer chunkBytes = null;
@@ -254,9 +275,8 @@ public final class SimAgentMain {
     String stdinToken = null;
     // Only a launched sim has its token waiting on stdin: without the app's address and the sim's
     // id (someone trying the command by hand), say what is missing instead of waiting for a line.
-    if (isBlank(env.get(SimContract.SIM_TOKEN))
-        && !isBlank(env.get(SimContract.MAIN_URL))
-        && !isBlank(env.get(SimContract.SIM_ID))) {
+    if (!isBlank(env.get(SimContract.MAIN_URL)) && !isBlank(env.get(SimContract.SIM_ID))) {
+      hooks.protectMemory(log);
       stdinToken = firstLine(in);
     }
     SimContract.Reporting contract = SimContract.Reporting.fromEnvironment(env, stdinToken);

@@ -15,14 +15,14 @@ import java.util.Objects;
  *
  * <p>The sim's token is never among the variables: every process of the same user can read a
  * process's environment ({@code /proc/<pid>/environ}), a sibling sim's included. It is the first
- * line of the sim's standard input ({@link #tokenInput}), which the sim reads at start. A launcher
- * that cannot give a sim a standard input (Sail's exec) sets {@value #SIM_TOKEN} instead, in a
- * sandbox of the sim's own.
+ * line of the sim's standard input ({@link #tokenInput}), which the sim reads at start, from every
+ * launcher: Sail's exec, which has no standard input, hands it to a script that moves it there
+ * ({@value #SIM_TOKEN}).
  *
  * @param mainUrl the app, for the sim's reports ({@value #MAIN_URL})
  * @param simId the sim ({@value #SIM_ID})
  * @param simToken the sim's bearer token: the first line of its standard input ({@link
- *     #tokenInput}), or {@value #SIM_TOKEN} where a launcher cannot give it one
+ *     #tokenInput})
  * @param runId the sim's run ({@value #RUN_ID})
  * @param replica the replica number, 0 or more ({@value #REPLICA})
  * @param traceId the trace ({@value #TRACE_ID})
@@ -48,7 +48,14 @@ public record SimContract(
 
   public static final String MAIN_URL = "CASCADE_MAIN_URL";
   public static final String SIM_ID = "CASCADE_SIM_ID";
+
+  /**
+   * Not a variable of the contract: the name under which the Sail launcher's exec carries the token
+   * to the script that moves it to the agent's standard input, and which the agent removes from the
+   * simulator's environment should anything set it. The agent never reads it.
+   */
   public static final String SIM_TOKEN = "CASCADE_SIM_TOKEN";
+
   public static final String RUN_ID = "CASCADE_RUN_ID";
   public static final String REPLICA = "CASCADE_REPLICA";
   public static final String TRACE_ID = "CASCADE_TRACE_ID";
@@ -114,10 +121,9 @@ public record SimContract(
   /**
    * The contract a sim was launched with.
    *
-   * @param simToken the token read from the sim's standard input; null to read {@value #SIM_TOKEN}
-   *     instead
+   * @param simToken the token read from the sim's standard input
    * @throws IllegalArgumentException naming the variable and its value, when one is missing or
-   *     malformed
+   *     malformed, or when there is no token
    */
   public static SimContract fromEnvironment(Map<String, String> environment, String simToken) {
     Reporting reporting = Reporting.fromEnvironment(environment, simToken);
@@ -161,26 +167,27 @@ public record SimContract(
      * Reads {@value #MAIN_URL} and {@value #SIM_ID} (required) and {@value #DATA_DIR} (optional),
      * so the agent also runs where only those are set, with {@code simToken}.
      *
-     * @param simToken the token read from the sim's standard input; null to read {@value
-     *     #SIM_TOKEN} instead (a launcher that cannot give a standard input)
+     * @param simToken the token read from the sim's standard input; null or blank when there was
+     *     none, which is an error
      * @throws IllegalArgumentException naming the variable and its value, when one is missing or
-     *     malformed
+     *     malformed, or when there is no token
      */
     public static Reporting fromEnvironment(Map<String, String> environment, String simToken) {
       String url = required(environment, MAIN_URL);
       String simId = required(environment, SIM_ID);
       if (simToken == null || simToken.isBlank()) {
+        // Every process of the user could read it in the environment: it is not taken from there.
         String variable = environment.get(SIM_TOKEN);
-        if (variable == null || variable.isBlank()) {
-          throw new IllegalArgumentException(
-              "sim "
-                  + simId
-                  + ": no token: the app writes it as the first line of the sim's standard input"
-                  + " (where a launcher cannot, it sets "
-                  + SIM_TOKEN
-                  + ")");
-        }
-        simToken = variable;
+        throw new IllegalArgumentException(
+            "sim "
+                + simId
+                + ": no token: the app writes it as the first line of the sim's standard input"
+                + (variable == null || variable.isBlank()
+                    ? ""
+                    : "; "
+                        + SIM_TOKEN
+                        + " in the environment is not read, as every process of the same user"
+                        + " could read it there"));
       }
       simToken = simToken.strip();
       URI mainUrl;

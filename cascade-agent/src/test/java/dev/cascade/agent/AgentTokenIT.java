@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sim agent in a JVM of its own, as launchers start it: its token arrives on stdin (or, where a
- * launcher cannot give one, in its environment), and the simulator it starts sees it neither way.
+ * The sim agent in a JVM of its own, as launchers start it: its token arrives on stdin, never from
+ * its environment, and the simulator it starts sees it neither way.
  */
 final class AgentTokenIT {
 
@@ -88,12 +88,38 @@ final class AgentTokenIT {
   }
 
   @Test
-  void tokenInTheEnvironment_whereALauncherCannotGiveStdin_isKeptFromTheSimulator()
-      throws Exception {
-    String output = runAgent(Map.of(SimContract.SIM_TOKEN, "token-1"), "");
+  void tokenInTheEnvironmentToo_isKeptFromTheSimulator() throws Exception {
+    String output = runAgent(Map.of(SimContract.SIM_TOKEN, "token-1"), "token-1\n");
 
     assertThat(output).contains("ENV-START").contains("CASCADE_SIM_ID=s_test");
     assertThat(output).doesNotContain("token-1").doesNotContain(SimContract.SIM_TOKEN);
+  }
+
+  @Test
+  void tokenInTheEnvironmentAlone_isNotRead_andSaysSo() throws Exception {
+    app = FakeApp.start();
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                List.of(
+                    java.toString(),
+                    "-cp",
+                    SimAgentMain.classPath(),
+                    SimAgentMain.class.getName(),
+                    "--",
+                    "true"))
+            .redirectErrorStream(true);
+    builder.environment().put(SimContract.SIM_TOKEN, "token-1");
+    builder.environment().put(SimContract.MAIN_URL, app.url().toString());
+    builder.environment().put(SimContract.SIM_ID, "s_test");
+    agent = builder.start();
+    agent.getOutputStream().close();
+    String printed = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(agent.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(agent.exitValue()).isEqualTo(AgentExit.USAGE);
+    assertThat(printed).contains("CASCADE_SIM_TOKEN in the environment is not read");
+    assertThat(app.sim().heartbeats).isEmpty();
   }
 
   @Test

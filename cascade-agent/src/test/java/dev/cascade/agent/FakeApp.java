@@ -167,15 +167,17 @@ final class FakeApp implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + port);
   }
 
-  /** The sim environment of DESIGN.md section 7, for {@code s_test}. */
+  /**
+   * The sim environment of DESIGN.md section 7, for {@code s_test}; its token: {@link #tokenIn}.
+   */
   Map<String, String> environment() {
-    return Map.of(
-        "CASCADE_MAIN_URL",
-        url().toString(),
-        "CASCADE_SIM_ID",
-        "s_test",
-        "CASCADE_SIM_TOKEN",
-        sim().token);
+    return Map.of("CASCADE_MAIN_URL", url().toString(), "CASCADE_SIM_ID", "s_test");
+  }
+
+  /** What a launcher gives {@code s_test} on its standard input: its token on a line. */
+  InputStream tokenIn() {
+    return new java.io.ByteArrayInputStream(
+        (sim().token + "\n").getBytes(StandardCharsets.US_ASCII));
   }
 
   @Override

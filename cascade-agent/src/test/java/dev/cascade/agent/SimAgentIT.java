@@ -497,6 +497,7 @@ final class SimAgentIT {
                 "--speed",
                 "0"),
             emulatorEnvironment(app, trace),
+            app.tokenIn(),
             log);
 
     int exit = agent.run();
@@ -526,6 +527,7 @@ final class SimAgentIT {
                 "--failure",
                 "unsupported-binary"),
             emulatorEnvironment(app, trace),
+            app.tokenIn(),
             log);
 
     int exit = agent.run();
@@ -552,6 +554,7 @@ final class SimAgentIT {
                 "--speed",
                 "1"),
             emulatorEnvironment(app, trace),
+            app.tokenIn(),
             log);
 
     CompletableFuture<Integer> exit = start(agent);

@@ -16,20 +16,32 @@ final class SimAgentMainTest {
       Map.of(
           "CASCADE_MAIN_URL", "http://127.0.0.1:1",
           "CASCADE_SIM_ID", "s_01",
-          "CASCADE_SIM_TOKEN", "secret",
           "CASCADE_DATA_DIR", "/data");
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+  /** Runs the agent with its token on stdin, as a launcher starts it. */
   private int run(Map<String, String> env, String... args) {
+    return run(env, tokenIn(), args);
+  }
+
+  private int run(Map<String, String> env, java.io.InputStream stdin, String... args) {
     return SimAgentMain.run(
         List.of(args),
         env,
-        java.io.InputStream.nullInputStream(),
+        stdin,
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8),
         SimAgentMain.Hooks.NONE);
+  }
+
+  private static SimAgent parse(List<String> args, Map<String, String> env) {
+    return SimAgentMain.parse(args, env, tokenIn(), System.err);
+  }
+
+  private static java.io.InputStream tokenIn() {
+    return new java.io.ByteArrayInputStream("secret\n".getBytes(StandardCharsets.US_ASCII));
   }
 
   private String err() {
@@ -108,12 +120,12 @@ final class SimAgentMainTest {
 
   @Test
   void spool_defaultsToTheDataDirsSimsFolder() {
-    SimAgent agent = SimAgentMain.parse(List.of("--", "true"), ENV, System.err);
+    SimAgent agent = parse(List.of("--", "true"), ENV);
 
     assertThat(agent.settings().spool())
         .isEqualTo(java.nio.file.Path.of("/data/work/sims/s_01.spool"));
     assertThat(agent.settings().heartbeatInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
-    assertThatThrownBy(() -> SimAgentMain.parse(List.of("--"), ENV, System.err))
+    assertThatThrownBy(() -> parse(List.of("--"), ENV))
         .hasMessageContaining("no simulator command after '--'");
   }
 
@@ -122,10 +134,8 @@ final class SimAgentMainTest {
     Map<String, String> env = new java.util.HashMap<>(ENV);
     env.put("CASCADE_APP_PATIENCE_S", "600");
 
-    AgentSettings told = SimAgentMain.parse(List.of("--", "true"), env, System.err).settings();
-    AgentSettings explicit =
-        SimAgentMain.parse(List.of("--gone-seconds", "5", "--", "true"), env, System.err)
-            .settings();
+    AgentSettings told = parse(List.of("--", "true"), env).settings();
+    AgentSettings explicit = parse(List.of("--gone-seconds", "5", "--", "true"), env).settings();
 
     // A restart of the app shorter than its own patience loses no sim: not 120 s of refused
     // connections, as long as the app waits (10 times its heartbeat timeout).
@@ -133,15 +143,15 @@ final class SimAgentMainTest {
     assertThat(told.giveUpAfter()).isEqualTo(java.time.Duration.ofSeconds(600));
     assertThat(explicit.goneAfter()).isEqualTo(java.time.Duration.ofSeconds(5));
     env.put("CASCADE_APP_PATIENCE_S", "soon");
-    assertThatThrownBy(() -> SimAgentMain.parse(List.of("--", "true"), env, System.err))
+    assertThatThrownBy(() -> parse(List.of("--", "true"), env))
         .hasMessage(
             "CASCADE_APP_PATIENCE_S must be a whole number of seconds, 1 or more; got 'soon'");
   }
 
   @Test
-  void token_isReadFromTheFirstLineOfStdin_whenTheEnvironmentHasNone() {
+  void token_isReadFromTheFirstLineOfStdin_andNeverFromTheEnvironment() {
     Map<String, String> env = new java.util.HashMap<>(ENV);
-    env.remove("CASCADE_SIM_TOKEN");
+    env.put("CASCADE_SIM_TOKEN", "from-the-environment");
     java.io.InputStream stdin =
         new java.io.ByteArrayInputStream(
             "piped-token\nnot read\n".getBytes(StandardCharsets.UTF_8));
@@ -149,8 +159,11 @@ final class SimAgentMainTest {
     SimAgent agent = SimAgentMain.parse(List.of("--", "true"), env, stdin, System.err);
 
     assertThat(agent.settings().token()).isEqualTo("piped-token");
-    assertThat(run(env, "--", "true")).isEqualTo(AgentExit.USAGE);
-    assertThat(err()).contains("sim s_01: no token: the app writes it as the first line");
+    assertThat(run(env, java.io.InputStream.nullInputStream(), "--", "true"))
+        .isEqualTo(AgentExit.USAGE);
+    assertThat(err())
+        .contains("sim s_01: no token: the app writes it as the first line")
+        .contains("CASCADE_SIM_TOKEN in the environment is not read");
   }
 
   @Test

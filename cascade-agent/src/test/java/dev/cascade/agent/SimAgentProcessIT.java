@@ -51,7 +51,11 @@ final class SimAgentProcessIT {
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("agent.out").toFile());
     builder.environment().putAll(env);
-    return builder.start();
+    Process started = builder.start();
+    try (java.io.OutputStream in = started.getOutputStream()) {
+      app.tokenIn().transferTo(in);
+    }
+    return started;
   }
 
   private String agentOutput() throws IOException {

@@ -48,12 +48,22 @@ final class SimContractTest {
   }
 
   @Test
-  void tokenInput_isTheTokenOnALine_andFromEnvironmentFallsBackToTheVariable() {
+  void tokenInput_isTheTokenOnALine() {
     assertThat(new String(CONTRACT.tokenInput(), java.nio.charset.StandardCharsets.US_ASCII))
         .isEqualTo("secret\n");
+  }
+
+  @Test
+  void fromEnvironment_neverTakesTheTokenFromTheEnvironment_andSaysSo() {
     Map<String, String> env = new HashMap<>(CONTRACT.toEnvironment());
     env.put("CASCADE_SIM_TOKEN", "secret");
-    assertThat(SimContract.fromEnvironment(env, null)).isEqualTo(CONTRACT);
+
+    assertThatThrownBy(() -> SimContract.fromEnvironment(env, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "sim s_01: no token: the app writes it as the first line of the sim's standard input;"
+                + " CASCADE_SIM_TOKEN in the environment is not read, as every process of the same"
+                + " user could read it there");
   }
 
   @Test
@@ -61,8 +71,7 @@ final class SimContractTest {
     assertThatThrownBy(() -> SimContract.fromEnvironment(CONTRACT.toEnvironment(), null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "sim s_01: no token: the app writes it as the first line of the sim's standard input"
-                + " (where a launcher cannot, it sets CASCADE_SIM_TOKEN)");
+            "sim s_01: no token: the app writes it as the first line of the sim's standard input");
   }
 
   @Test
@@ -149,11 +158,8 @@ final class SimContractTest {
   void reporting_needsOnlyTheAppTheSimAndItsToken() {
     SimContract.Reporting reporting =
         SimContract.Reporting.fromEnvironment(
-            Map.of(
-                "CASCADE_MAIN_URL", " http://127.0.0.1:8080 ",
-                "CASCADE_SIM_ID", "s_01",
-                "CASCADE_SIM_TOKEN", "secret"),
-            null);
+            Map.of("CASCADE_MAIN_URL", " http://127.0.0.1:8080 ", "CASCADE_SIM_ID", "s_01"),
+            " secret\n");
 
     assertThat(reporting)
         .isEqualTo(

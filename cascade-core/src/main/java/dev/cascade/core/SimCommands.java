@@ -159,12 +159,15 @@ public final class SimCommands {
   /**
    * The sim agent's JVM: this Java, a class path of only cascade-agent and its dependencies ({@link
    * SimAgentMain#classPath}), the serial collector, a small heap, the quick compiler for hot code
-   * only, and a class-data-sharing archive in the data dir that the first agent creates and later
-   * ones reuse.
+   * only, a class-data-sharing archive in the data dir that the first agent creates and later ones
+   * reuse, and native access, with which the agent makes itself undumpable without a warning.
    */
   static List<String> agent(Path dataDir) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
+    // The agent calls prctl through the foreign-function API (Undumpable): the JVM warns of it on
+    // stderr, the sim's log, unless native access is allowed (Java 25 does; 21 to 23 may).
+    command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-XX:+UseSerialGC");
     command.add("-Xmx128m");
     command.add("-XX:TieredStopAtLevel=1");

@@ -3,6 +3,7 @@ package dev.cascade.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cascade.agent.SimAgentMain;
+import dev.cascade.agent.SimContract;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +34,33 @@ final class SimCommandsIT {
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(output()).isEqualTo(SimAgentMain.USAGE);
       assertThat(process.exitValue()).isZero();
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @Test
+  void agent_makesItselfUndumpableBeforeItReadsItsToken_withoutAWarningFromTheJvm()
+      throws Exception {
+    Files.createDirectories(dataDir.resolve("work"));
+    List<String> command = new ArrayList<>(SimCommands.agent(dataDir));
+    command.addAll(List.of("--", "true"));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dataDir.resolve("agent.out").toFile());
+    builder.environment().put(SimContract.MAIN_URL, "http://127.0.0.1:1");
+    builder.environment().put(SimContract.SIM_ID, "s_01");
+    builder.environment().remove(SimContract.SIM_TOKEN);
+    Process process = builder.start();
+    process.getOutputStream().close(); // no token on stdin: it stops there, once undumpable
+
+    try {
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      // The JVM warns of the prctl call in the sim's log unless native access is allowed.
+      assertThat(output())
+          .contains("cascade sim-agent: sim s_01: no token")
+          .doesNotContain("WARNING");
     } finally {
       process.destroyForcibly();
     }

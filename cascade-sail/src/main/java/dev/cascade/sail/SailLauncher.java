@@ -62,10 +62,22 @@ public final class SailLauncher implements Launcher {
    * What runs in the fork: creates the sim's work folder and the output file's folder, enters the
    * work folder, and replaces itself with the sim's command, output appended to the file. Its
    * arguments are the output file, the work folder, then the command.
+   *
+   * <p>Sail's exec gives no standard input, so the token arrives as {@value SimContract#SIM_TOKEN}
+   * in this shell's environment. The shell moves it to the command's standard input, as the other
+   * launchers give it (a here-document, the Slurm job script's way), and takes it out of the
+   * environment the command inherits: neither the agent nor the simulator has it in {@code
+   * /proc/<pid>/environ}, and no shell is left holding it once {@code exec} has replaced this one.
    */
   static final String SIM_SCRIPT =
-      "out=$1; dir=$2; shift 2; mkdir -p \"$dir\" \"$(dirname \"$out\")\" && cd \"$dir\""
-          + " && exec \"$@\" >>\"$out\" 2>&1 </dev/null";
+      """
+      out=$1; dir=$2; shift 2
+      token=$%1$s; unset %1$s
+      mkdir -p "$dir" "$(dirname "$out")" && cd "$dir" && exec "$@" >>"$out" 2>&1 <<END_OF_TOKEN
+      $token
+      END_OF_TOKEN
+      """
+          .formatted(SimContract.SIM_TOKEN);
 
   private static final Logger log = LoggerFactory.getLogger(SailLauncher.class);
 
@@ -116,9 +128,9 @@ public final class SailLauncher implements Launcher {
       throw new LaunchException("the sail launcher cannot run here: " + unavailable.get());
     }
     Deadline deadline = Deadline.after(settings.launchBudget());
-    // Sail's exec gives the command no standard input, so the token is the one variable the
-    // contract leaves out that this launcher sets: the fork runs this sim alone, and the sim agent
-    // keeps it from the simulator (docs/operations.md, Threat model).
+    // Sail's exec gives the command no standard input: the token goes in the exec's environment,
+    // and SIM_SCRIPT moves it to the agent's standard input before anything else runs
+    // (docs/operations.md, Threat model).
     Map<String, String> environment = new LinkedHashMap<>(launch.environment());
     environment.put(SimContract.SIM_TOKEN, launch.contract().simToken());
     SailExec exec = new SailExec(simCommand(launch), environment, launch.simId());

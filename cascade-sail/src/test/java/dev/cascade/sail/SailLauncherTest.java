@@ -63,7 +63,7 @@ final class SailLauncherTest {
   }
 
   @Test
-  void simCommand_runsTheSimInItsWorkFolderWithItsOutputAppendedToTheFile() {
+  void simCommand_runsTheSimInItsWorkFolderWithItsOutputAppendedAndItsTokenOnStdin() {
     assertThat(SailLauncher.simCommand(launch()))
         .containsExactly(
             "sh",
@@ -79,7 +79,8 @@ final class SailLauncherTest {
     assertThat(SailLauncher.SIM_SCRIPT)
         .contains("mkdir -p \"$dir\"")
         .contains("cd \"$dir\"")
-        .endsWith("exec \"$@\" >>\"$out\" 2>&1 </dev/null");
+        .contains("token=$CASCADE_SIM_TOKEN; unset CASCADE_SIM_TOKEN\n")
+        .endsWith("exec \"$@\" >>\"$out\" 2>&1 <<END_OF_TOKEN\n$token\nEND_OF_TOKEN\n");
   }
 
   @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cascade.agent.ProcessGroups;
+import dev.cascade.agent.SimAgentMain;
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.ConfigResult;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunEntry;
@@ -16,9 +18,11 @@ import dev.cascade.sail.FakeSailService.ExecRecord;
 import dev.cascade.sail.FakeSailService.ForkRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -191,6 +195,50 @@ final class SailRunIT {
       assertThat(forks).noneMatch(sail::isRunning);
       assertThat(app.cascade().runs().get(run.id()).state()).isEqualTo(RunState.CANCELLED);
     }
+  }
+
+  @Test
+  void simToken_isInTheEnvironmentOfNoProcessInTheFork_andTheSimReportsWithIt() throws Exception {
+    try (SailLauncher launcher = new SailLauncher(sail, FAST);
+        TestApp app =
+            TestApp.start(dataDir, launcher, TestApp.agentCommand("--speed", "1000"), 0, b -> b)) {
+      Run run = app.create(List.of(new RunEntry("SM90_H100", 1)));
+      // Running: its heartbeats, sent with its token, were taken.
+      app.awaitSims(run.id(), sim -> sim.state() == SimState.RUNNING);
+      ExecRecord exec = sail.execs().getFirst();
+      String token = exec.environment().get(SimContract.SIM_TOKEN);
+      assertThat(token).as("the token travels in the exec's environment").isNotBlank();
+
+      // The exec's shell has made way for the agent, which holds the token in no environment, nor
+      // does anything it started.
+      ProcessHandle agent = ProcessHandle.of(exec.pid()).orElseThrow();
+      assertThat(commandLine(agent.pid())).contains(SimAgentMain.class.getName());
+      List<ProcessHandle> processes = new ArrayList<>(List.of(agent));
+      processes.addAll(agent.descendants().toList());
+      for (ProcessHandle process : processes) {
+        assertThat(environment(process.pid()))
+            .as("the environment of process " + process.pid())
+            .doesNotContain(token)
+            .doesNotContain(SimContract.SIM_TOKEN);
+      }
+      app.cascade().runs().cancel(run.id());
+    }
+  }
+
+  /** A process's environment; an undumpable one (the agent) only root may read. */
+  private static String environment(long pid) throws IOException {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(pid), "environ"));
+    } catch (AccessDeniedException e) {
+      Assumptions.abort(
+          "the agent makes itself undumpable, so only root may read its environment: run the"
+              + " tests as root to check it");
+      throw e;
+    }
+  }
+
+  private static String commandLine(long pid) throws IOException {
+    return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
   }
 
   @Test

@@ -186,7 +186,12 @@ public final class TestApp implements AutoCloseable {
   private static List<String> agentPrefix() {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
+    command.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xshare:auto",
+            "--enable-native-access=ALL-UNNAMED"));
     command.add("-cp");
     command.add(classPathOf(SimAgentMain.class, KernelsList.class, XZInputStream.class));
     command.add(SimAgentMain.class.getName());
