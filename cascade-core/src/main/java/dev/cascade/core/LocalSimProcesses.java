@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -15,6 +17,13 @@ import java.util.stream.Stream;
  * /proc/<pid>/environ}, Linux): after a crash between a launch and the storing of its pid, the
  * process may run on, and must be adopted rather than launched twice. Only process group leaders
  * count, as the launcher ref is the group id.
+ *
+ * <p>The launched process is the sim agent, and the simulator it starts leads a group of its own
+ * with the same variable: what is adopted is the group of the process that started the others. The
+ * agent makes itself undumpable, so only root reads its environment; a parent whose environment
+ * cannot be read is taken for the agent of the simulator it started ({@code /proc/<pid>/stat},
+ * which anyone reads, gives the parent). An agent that has not started its simulator yet is found
+ * by a server running as root only.
  */
 final class LocalSimProcesses {
 
@@ -22,16 +31,28 @@ final class LocalSimProcesses {
 
   /** The pid of each of {@code simIds} whose process group leader is alive; none without /proc. */
   static Map<String, String> find(Set<String> simIds) {
+    return find(simIds, Path.of("/proc"));
+  }
+
+  /** As {@link #find(Set)}, on a {@code /proc} at {@code proc} (a folder a test writes). */
+  static Map<String, String> find(Set<String> simIds, Path proc) {
     Map<String, String> found = new HashMap<>();
-    Path proc = Path.of("/proc");
     if (simIds.isEmpty() || !Files.isDirectory(proc)) {
       return found;
     }
     try (Stream<Path> entries = Files.list(proc)) {
       for (Path entry : entries.toList()) {
         String pid = entry.getFileName().toString();
-        if (pid.chars().allMatch(Character::isDigit) && isGroupLeader(entry, pid)) {
-          simIdOf(entry).filter(simIds::contains).ifPresent(id -> found.put(id, pid));
+        if (!pid.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        Optional<Stat> stat = stat(entry);
+        if (stat.isEmpty() || !stat.get().leadsItsGroup()) {
+          continue;
+        }
+        Optional<String> simId = simIdOf(entry).filter(simIds::contains);
+        if (simId.isPresent()) {
+          found.put(simId.get(), launcherOf(proc, stat.get(), simId.get()));
         }
       }
     } catch (IOException e) {
@@ -40,30 +61,80 @@ final class LocalSimProcesses {
     return found;
   }
 
-  private static boolean isGroupLeader(Path entry, String pid) {
+  /**
+   * The pid of the group that started {@code process} for the sim: its parent while that leads a
+   * live group and names the same sim; then, once, a parent whose environment cannot be read (an
+   * undumpable agent), never init.
+   */
+  private static String launcherOf(Path proc, Stat process, String simId) {
+    Stat top = process;
+    Set<String> seen = new HashSet<>();
+    while (seen.add(top.pid())) {
+      Path parent = proc.resolve(top.parentPid());
+      Optional<Stat> parentStat = stat(parent);
+      if (top.parentPid().equals("1")
+          || parentStat.isEmpty()
+          || !parentStat.get().leadsItsGroup()) {
+        break;
+      }
+      Optional<String> parentSim = simIdOf(parent);
+      if (parentSim.isPresent()) {
+        if (!parentSim.get().equals(simId)) {
+          break;
+        }
+        top = parentStat.get();
+      } else {
+        // An orphaned simulator's parent is init (kept out above) or the user's own subreaper.
+        if (!environReadable(parent)) {
+          top = parentStat.get();
+        }
+        break;
+      }
+    }
+    return top.pid();
+  }
+
+  /** The fields of {@code /proc/<pid>/stat} this needs. */
+  private record Stat(String pid, String state, String parentPid, String groupId) {
+    boolean leadsItsGroup() {
+      return !state.equals("Z") && groupId.equals(pid);
+    }
+  }
+
+  private static Optional<Stat> stat(Path entry) {
     try {
       String stat = Files.readString(entry.resolve("stat"));
       // pid (comm) state ppid pgrp ...: the fields after the command's closing parenthesis
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return !fields[0].equals("Z") && fields[2].equals(pid);
+      return Optional.of(
+          new Stat(entry.getFileName().toString(), fields[0], fields[1], fields[2].strip()));
     } catch (IOException | RuntimeException e) {
-      return false; // gone meanwhile
+      return Optional.empty(); // gone meanwhile
     }
   }
 
-  private static java.util.Optional<String> simIdOf(Path entry) {
+  private static boolean environReadable(Path entry) {
+    try {
+      Files.readAllBytes(entry.resolve("environ"));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static Optional<String> simIdOf(Path entry) {
     try {
       String environ =
           new String(Files.readAllBytes(entry.resolve("environ")), StandardCharsets.UTF_8);
       String prefix = SimContract.SIM_ID + "=";
       for (String variable : environ.split("\0")) {
         if (variable.startsWith(prefix)) {
-          return java.util.Optional.of(variable.substring(prefix.length()));
+          return Optional.of(variable.substring(prefix.length()));
         }
       }
     } catch (IOException e) {
       // gone meanwhile, or not ours to read
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 }
