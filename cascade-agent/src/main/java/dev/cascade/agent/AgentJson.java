@@ -20,6 +20,12 @@ final class AgentJson {
    * when given.
    */
   public static String heartbeat(String state, String error, Integer exitCode, long chunks) {
+    return heartbeat(state, error, exitCode, chunks, 0);
+  }
+
+  /** As above, with {@code "peak_memory_bytes"} when {@code peakMemoryBytes} is above 0. */
+  public static String heartbeat(
+      String state, String error, Integer exitCode, long chunks, long peakMemoryBytes) {
     StringBuilder out = new StringBuilder(64 + (error == null ? 0 : error.length() + 16));
     out.append("{\"state\":");
     string(out, state);
@@ -29,6 +35,9 @@ final class AgentJson {
     }
     if (exitCode != null) {
       out.append(",\"exit_code\":").append(exitCode.intValue());
+    }
+    if (peakMemoryBytes > 0) {
+      out.append(",\"peak_memory_bytes\":").append(peakMemoryBytes);
     }
     out.append(",\"chunks\":").append(chunks).append('}');
     return out.toString();

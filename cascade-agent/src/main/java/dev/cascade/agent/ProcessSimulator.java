@@ -43,6 +43,12 @@ final class ProcessSimulator implements Simulator {
   }
 
   @Override
+  public Optional<ProcessHandle> process() {
+    Process started = process;
+    return started == null ? Optional.empty() : Optional.of(started.toHandle());
+  }
+
+  @Override
   public String description() {
     return String.join(" ", command);
   }

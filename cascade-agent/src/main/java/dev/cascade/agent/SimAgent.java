@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       sent in order, retried with exponential backoff while the app is unreachable or answers
  *       5xx. No chunk is dropped: they wait in the spool, however long the app is away.
  *   <li>A heartbeat goes out at once and then every {@code heartbeatInterval}, carrying the number
- *       of chunks produced so far.
+ *       of chunks produced so far and the simulator's peak memory ({@link SimulatorMemory}, sampled
+ *       every 250 ms).
  *   <li>When the simulator exits, its output is checked for Accel-Sim's failure lines (DESIGN.md
  *       section 13) with the stats parser: {@code deadlock detected} and {@code unsupported binary
  *       version} make the sim {@code failed} even with exit code 0; a non-zero exit code makes it
@@ -54,6 +55,11 @@ final class SimAgent {
   private volatile boolean finalPhase;
   private volatile long finalDeadline = Long.MAX_VALUE;
   private volatile boolean firstHeartbeatAnswered;
+
+  /** How often the simulator's memory is sampled for its peak. */
+  private static final long MEMORY_SAMPLE_MILLIS = 250;
+
+  private final SimulatorMemory memory = new SimulatorMemory();
   private volatile Chunker chunker;
 
   /** The simulator's output as it passes, for its last words when it fails to start. */
@@ -145,6 +151,11 @@ final class SimAgent {
             simulatorExited = true;
             state.signal();
           });
+      timer.scheduleWithFixedDelay(
+          () -> simulator.process().ifPresent(memory::sample),
+          0,
+          MEMORY_SAMPLE_MILLIS,
+          TimeUnit.MILLISECONDS);
       awaitQuietly(() -> simulatorExited || state.stopReason() != null, Long.MAX_VALUE);
 
       AgentState.Stop stop = state.stopReason();
@@ -276,7 +287,8 @@ final class SimAgent {
       Integer simulatorCode,
       Chunker output) {
     long produced = output.produced();
-    String json = AgentJson.heartbeat(finalState, error, simulatorCode, produced);
+    String json =
+        AgentJson.heartbeat(finalState, error, simulatorCode, produced, memory.peakBytes());
     Backoff backoff = backoff();
     int rounds = 0;
     try {
@@ -360,7 +372,8 @@ final class SimAgent {
     try {
       AgentJson.Reply reply =
           client.heartbeat(
-              AgentJson.heartbeat("running", null, null, produced), settings.requestTimeout());
+              AgentJson.heartbeat("running", null, null, produced, memory.peakBytes()),
+              settings.requestTimeout());
       state.contact();
       if (!firstHeartbeatAnswered) {
         firstHeartbeatAnswered = true;

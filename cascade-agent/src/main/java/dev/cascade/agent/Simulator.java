@@ -21,6 +21,14 @@ interface Simulator {
    */
   void terminate(Duration grace);
 
+  /**
+   * The simulator's process once started, whose tree's memory the agent samples; empty for a
+   * simulator that runs inside the agent's JVM (the emulator).
+   */
+  default java.util.Optional<ProcessHandle> process() {
+    return java.util.Optional.empty();
+  }
+
   /** The simulator, for people: its command line. */
   String description();
 }

@@ -20,6 +20,14 @@ final class AgentJsonTest {
   }
 
   @Test
+  void heartbeat_carriesThePeakMemory_onlyOnceOneWasMeasured() {
+    assertThat(AgentJson.heartbeat("running", null, null, 12, 0))
+        .isEqualTo("{\"state\":\"running\",\"chunks\":12}");
+    assertThat(AgentJson.heartbeat("running", null, null, 12, 104_857_600))
+        .isEqualTo("{\"state\":\"running\",\"peak_memory_bytes\":104857600,\"chunks\":12}");
+  }
+
+  @Test
   void heartbeat_roundTripsThroughTheParser() {
     String error = "unsupported binary version: 90 \u00e9\t\"quoted\"";
 

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -336,6 +337,33 @@ final class SimAgentIT {
       assertThat((String) accepted.get("error")).startsWith(error);
     }
     assertThat(app.sim().text()).isEqualTo("some output\n" + line + "\n");
+  }
+
+  @Test
+  void heartbeats_carryTheSimulatorTreesPeakMemory() throws Exception {
+    Assumptions.assumeTrue(
+        Files.isDirectory(Path.of("/proc/self")), "the simulator's memory is read from /proc");
+    Assumptions.assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/python3")),
+        "the memory-hungry simulator is python3: apt-get install python3");
+    FakeApp app = app();
+    // A child of the simulator holds 120 MiB for a second: the tree's peak counts it.
+    SimAgent agent =
+        SimAgent.forCommand(
+            settings(app.url()),
+            script(
+                "python3 -c 'import time; b = bytearray(120 << 20); b[::4096] = b\"\\x01\" *"
+                    + " len(b[::4096]); time.sleep(1)'\necho done\n"),
+            log);
+
+    assertThat(agent.run()).as(log()).isZero();
+
+    Map<String, Object> accepted = app.sim().accepted().orElseThrow();
+    assertThat((Long) accepted.get("peak_memory_bytes"))
+        .isBetween(120L << 20, 400L << 20); // the bytes, python itself and the shell
+    assertThat(app.sim().heartbeats)
+        .filteredOn(heartbeat -> "running".equals(heartbeat.get("state")))
+        .anySatisfy(heartbeat -> assertThat(heartbeat).containsKey("peak_memory_bytes"));
   }
 
   @Test

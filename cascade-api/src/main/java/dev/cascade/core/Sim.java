@@ -21,8 +21,9 @@ import java.util.Objects;
  * @param failureClass why it failed, as a class; null unless it failed
  * @param provenance what produced its numbers
  * @param peakMemoryBytes the most resident memory (RSS) its process tree held, in bytes, sampled
- *     while it ran; null where it was not measured (before it ran, or on a launcher that does not
- *     measure it)
+ *     while it ran: the larger of its launcher's figure (the whole tree locally, Slurm's MaxRSS)
+ *     and its agent's (the simulator's tree, which is all a Sail sim has); null where neither
+ *     measured it (before it ran, or a simulator inside the agent's JVM on such a launcher)
  */
 public record Sim(
     String id,

@@ -71,7 +71,16 @@ final class ReportSchemas {
                 "minimum",
                 0,
                 "description",
-                "Chunks produced so far (0 when absent)")));
+                "Chunks produced so far (0 when absent)"),
+            "peak_memory_bytes",
+            map(
+                "type",
+                "integer",
+                "minimum",
+                0,
+                "description",
+                "The simulator process tree's peak resident memory so far, in bytes, as the sim"
+                    + " agent sampled it; absent when not measured")));
     schemas.put(
         "HeartbeatReply",
         object(

@@ -58,9 +58,9 @@ final class SimRoutes {
   }
 
   /**
-   * {@code {"state": "running"|"succeeded"|"failed", "error", "exit_code", "chunks"}}: answers
-   * {@code {"cancel": bool}}, plus {@code "missing": [seq, ...]} while a final heartbeat waits for
-   * chunks.
+   * {@code {"state": "running"|"succeeded"|"failed", "error", "exit_code", "chunks",
+   * "peak_memory_bytes"}}: answers {@code {"cancel": bool}}, plus {@code "missing": [seq, ...]}
+   * while a final heartbeat waits for chunks.
    */
   private void heartbeat(Context ctx) {
     String simId = ctx.pathParam("id");
@@ -69,7 +69,8 @@ final class SimRoutes {
     String error = body.optionalString("error");
     Integer exitCode = body.optionalInt("exit_code");
     long chunks = body.optionalLong("chunks", 0, Long.MAX_VALUE, 0);
-    Heartbeat heartbeat = new Heartbeat(state, error, exitCode, chunks);
+    long peakMemory = body.optionalLong("peak_memory_bytes", 0, Long.MAX_VALUE, 0);
+    Heartbeat heartbeat = new Heartbeat(state, error, exitCode, chunks, peakMemory);
     observeFirstHeartbeat(simId);
     HeartbeatReply reply = reports.heartbeat(simId, heartbeat);
     metrics.heartbeat(state);

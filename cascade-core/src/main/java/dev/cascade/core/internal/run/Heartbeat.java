@@ -10,8 +10,16 @@ import java.util.Objects;
  * @param error why it failed; null otherwise
  * @param exitCode the simulator's exit code once it has one; null before
  * @param chunks how many output chunks the sim has produced so far (0..chunks-1)
+ * @param peakMemoryBytes the simulator's peak resident memory so far, as its agent measured its
+ *     process tree; 0 when it measured none
  */
-public record Heartbeat(SimState state, String error, Integer exitCode, long chunks) {
+public record Heartbeat(
+    SimState state, String error, Integer exitCode, long chunks, long peakMemoryBytes) {
+
+  /** A heartbeat that says nothing of memory. */
+  public Heartbeat(SimState state, String error, Integer exitCode, long chunks) {
+    this(state, error, exitCode, chunks, 0);
+  }
 
   public Heartbeat {
     Objects.requireNonNull(state, "state");
@@ -21,6 +29,10 @@ public record Heartbeat(SimState state, String error, Integer exitCode, long chu
     }
     if (chunks < 0) {
       throw new IllegalArgumentException("chunks cannot be negative; got " + chunks);
+    }
+    if (peakMemoryBytes < 0) {
+      throw new IllegalArgumentException(
+          "peakMemoryBytes cannot be negative; got " + peakMemoryBytes);
     }
   }
 

@@ -10,7 +10,9 @@ import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.Simulator;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,9 @@ public final class SimReports {
   private final Clock clock;
 
   private final Simulator simulator;
+
+  /** The peak each running sim's agent reported, as last stored: written again once it grows. */
+  private final Map<String, Long> agentPeaks = new ConcurrentHashMap<>();
 
   public SimReports(
       Database database,
@@ -60,12 +65,33 @@ public final class SimReports {
    * failed}) is applied only once every chunk it counts is held; until then the reply lists the
    * missing ones. The heartbeat's time and the move it makes commit together.
    */
+  /**
+   * Stores the peak memory the sim's agent measured (its simulator's process tree), where it is
+   * above what is stored: what Sail sims and Slurm sims without accounting have, and a floor for
+   * the others, whose launcher measures the whole tree. A routine heartbeat writes only when the
+   * peak grew by a tenth since the last write.
+   */
+  private void notePeakMemory(String simId, Heartbeat heartbeat) {
+    long peak = heartbeat.peakMemoryBytes();
+    if (peak > 0) {
+      Long stored = agentPeaks.get(simId);
+      if (stored == null || peak > stored + stored / 10 || (heartbeat.isFinal() && peak > stored)) {
+        agentPeaks.put(simId, peak);
+        moves.recordPeakMemory(simId, peak);
+      }
+    }
+    if (heartbeat.isFinal()) {
+      agentPeaks.remove(simId);
+    }
+  }
+
   public HeartbeatReply heartbeat(String simId, Heartbeat heartbeat) {
     SimState state = state(simId); // the state alone: a routine heartbeat needs no more
     if (state.isFinished()) {
       times.beat(simId, clock.instant());
       return state == SimState.CANCELLED ? HeartbeatReply.CANCEL : HeartbeatReply.CONTINUE;
     }
+    notePeakMemory(simId, heartbeat);
     // A running sim's heartbeat that is not its last changes nothing but the heartbeat time.
     SimState alive = state == SimState.RUNNING ? null : SimState.RUNNING;
     if (!heartbeat.isFinal()) {

@@ -52,6 +52,38 @@ final class SimEndpointsIT {
     assertThat(stateOf(simId)).isEqualTo("running");
   }
 
+  private JsonNode simNode(String sim) {
+    for (JsonNode node : server.get("/api/runs/" + runId).json().get("sims")) {
+      if (node.get("id").asText().equals(sim)) {
+        return node;
+      }
+    }
+    throw new AssertionError("no sim " + sim);
+  }
+
+  @Test
+  void heartbeat_peakMemory_isStoredWhenItGrows_neverLowered() {
+    server.heartbeat(simId, "{\"state\": \"running\", \"chunks\": 0}");
+    assertThat(simNode(simId).get("peak_memory_bytes").isNull()).isTrue();
+
+    server.heartbeat(
+        simId, "{\"state\": \"running\", \"chunks\": 0, \"peak_memory_bytes\": 104857600}");
+    assertThat(simNode(simId).get("peak_memory_bytes").asLong()).isEqualTo(104857600L);
+    // A lower figure (a sample after the simulator freed memory) leaves the peak as it was.
+    server.heartbeat(
+        simId, "{\"state\": \"running\", \"chunks\": 0, \"peak_memory_bytes\": 52428800}");
+    assertThat(simNode(simId).get("peak_memory_bytes").asLong()).isEqualTo(104857600L);
+    server.heartbeat(
+        simId, "{\"state\": \"running\", \"chunks\": 0, \"peak_memory_bytes\": 209715200}");
+    assertThat(simNode(simId).get("peak_memory_bytes").asLong()).isEqualTo(209715200L);
+
+    Response negative =
+        server.heartbeat(
+            simId, "{\"state\": \"running\", \"chunks\": 0, \"peak_memory_bytes\": -1}");
+    assertThat(negative.status()).isEqualTo(422);
+    assertThat(negative.body()).contains("peak_memory_bytes");
+  }
+
   @Test
   void chunk_isIdempotent() {
     Response first = server.chunk(simId, 0, "line one\n");
