@@ -1,10 +1,16 @@
 package dev.cascade.agent;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * The peak resident memory of the simulator's process tree, from Linux's {@code /proc}: the
@@ -28,15 +34,45 @@ final class SimulatorMemory {
     this.proc = proc;
   }
 
-  /** Samples {@code root}'s tree now; returns what it holds, in bytes (0 once it is gone). */
+  /**
+   * Samples {@code root}'s tree now; returns what it holds, in bytes (0 once it is gone). The tree
+   * is walked by each thread's {@code children} file, not by listing every process of the machine
+   * ({@link ProcessHandle#descendants}), since every agent on a node samples four times a second.
+   */
   long sample(ProcessHandle root) {
     long total = 0;
-    try (Stream<ProcessHandle> descendants = root.descendants()) {
-      total += resident(root.pid());
-      total += descendants.mapToLong(process -> resident(process.pid())).sum();
+    Deque<Long> toVisit = new ArrayDeque<>(List.of(root.pid()));
+    Set<Long> seen = new HashSet<>();
+    while (!toVisit.isEmpty()) {
+      long pid = toVisit.removeFirst();
+      if (seen.add(pid)) {
+        total += resident(pid);
+        toVisit.addAll(children(pid));
+      }
     }
     peak.accumulateAndGet(total, Math::max);
     return total;
+  }
+
+  private List<Long> children(long pid) {
+    List<Long> children = new ArrayList<>();
+    try (DirectoryStream<Path> threads =
+        Files.newDirectoryStream(proc.resolve(Long.toString(pid)).resolve("task"))) {
+      for (Path thread : threads) {
+        try {
+          for (String child : Files.readString(thread.resolve("children")).trim().split("\\s+")) {
+            if (!child.isEmpty()) {
+              children.add(Long.parseLong(child));
+            }
+          }
+        } catch (IOException | NumberFormatException e) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (IOException e) {
+      // the process ended meanwhile
+    }
+    return children;
   }
 
   /** The largest of the samples so far, in bytes; 0 before the first. */
