@@ -23,6 +23,10 @@ final class Spool {
 
   private final Path dir;
   private final Map<Long, byte[]> inMemory = new ConcurrentHashMap<>();
+
+  /** When each chunk's last bytes were read, in epoch milliseconds: sent with it. */
+  private final Map<Long, Long> readAt = new ConcurrentHashMap<>();
+
   private final Consumer<String> warn;
   private volatile boolean warned;
 
@@ -39,7 +43,12 @@ final class Spool {
     return dir;
   }
 
-  void write(long seq, byte[] bytes) {
+  /**
+   * @param readAtMillis when the chunk's last bytes were read from the simulator, in milliseconds
+   *     since the epoch
+   */
+  void write(long seq, byte[] bytes, long readAtMillis) {
+    readAt.put(seq, readAtMillis);
     Path file = file(seq);
     Path temporary = dir.resolve(name(seq) + ".tmp");
     try {
@@ -70,9 +79,15 @@ final class Spool {
     return held != null ? held : Files.readAllBytes(file(seq));
   }
 
+  /** When chunk {@code seq}'s last bytes were read, in epoch milliseconds; null when unknown. */
+  Long readAt(long seq) {
+    return readAt.get(seq);
+  }
+
   /** Deletes every chunk file and the folder, if it is then empty. */
   void deleteAll() {
     inMemory.clear();
+    readAt.clear();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();

@@ -117,6 +117,17 @@ final class ReportSchemas {
             number(),
             "simulated_time_us",
             nullable(number()),
+            "finished_at",
+            nullable(
+                string(
+                    "When the kernel finished on the wall clock: when the sim's agent read the end"
+                        + " of its statistics block (by the app's arrival time for agents that do"
+                        + " not say); null for kernels stored before this was kept")),
+            "wall_time_s",
+            nullable(
+                number(
+                    "Wall-clock seconds the kernel took: from the previous kernel's end, or for"
+                        + " the first from the sim's launch; null when unknown")),
             "stats",
             mapOf(number())));
     schemas.put(
