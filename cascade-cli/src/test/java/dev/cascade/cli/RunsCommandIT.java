@@ -342,8 +342,9 @@ final class RunsCommandIT {
     cascade.heartbeat(first);
     out.await("SM90_H100 #0  [..........] 0/3  running");
     cascade.finishKernel(first, 1);
-    // The speed is the simulator's own rate, 4000 inst/sec in the test's blocks.
-    out.await("SM90_H100 #0  [###.......] 1/3  running    4.0 KIPS  heartbeat ");
+    // The speed is the simulator's own rate, 4000 inst/sec in the test's blocks; then the kernel's
+    // wall time, from the sim's launch for the first.
+    out.await("SM90_H100 #0  [###.......] 1/3  running    4.0 KIPS  last kernel ");
     cascade.finishKernel(first, 2);
     out.await("SM90_H100 #0  [######....] 2/3  running");
     cascade.succeed(first);

@@ -411,6 +411,10 @@ export function renderRun(main, runId) {
         // Accel-Sim's own rate: simulated thread instructions per second of wall time, so far.
         items.push(['Speed (KIPS, thread instructions)', number(metrics.gpgpu_simulation_rate / 1000, 1)]);
       }
+      if (metrics.wall_time_s !== undefined) {
+        // Wall-clock time of the latest kernel: from the previous kernel's end (the first: launch).
+        items.push(['Wall time', `${number(metrics.wall_time_s, 1)} s`]);
+      }
       // The most memory the sim's process tree held so far (local sims; sampled while it runs).
       const memory = peak === null || peak === undefined ? [] : [['Peak memory', bytes(peak)]];
       const metric = ([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value));
