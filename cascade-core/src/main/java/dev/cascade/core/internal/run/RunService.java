@@ -22,6 +22,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
+import dev.cascade.core.Trace;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.events.EventLog;
@@ -102,7 +103,14 @@ public final class RunService implements Runs {
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
-    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock, moves::successes);
+    this.schedules =
+        new SimSchedules(
+            launches.slots(),
+            sims,
+            runs,
+            clock,
+            moves::successes,
+            traceId -> traces.find(traceId).map(Trace::kernels).orElse(List.of()));
     this.ids = new Ids(clock);
     this.clock = clock;
     this.inputs = new SimInputs(launches.simCommand());
