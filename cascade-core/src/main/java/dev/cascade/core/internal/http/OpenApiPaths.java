@@ -188,6 +188,14 @@ final class OpenApiPaths {
         .params(RUN_ID)
         .answers(ok(json(ref("Run"))), 401, 403, 404);
     user(
+            "get",
+            "/api/runs/{id}/speed",
+            "getRunSpeed",
+            "How fast the simulator ran the run's succeeded sims (KIPS) per config, next to earlier"
+                + " runs of the same trace and config on each simulator build")
+        .params(RUN_ID)
+        .answers(ok(json(ref("RunSpeed"))), 401, 403, 404);
+    user(
             "post",
             "/api/runs/{id}/cancel",
             "cancelRun",

@@ -29,6 +29,7 @@ final class ReportSchemas {
   static void addTo(Map<String, Object> schemas) {
     simContract(schemas);
     kernels(schemas);
+    speed(schemas);
     results(schemas);
     schemas.put(
         "SimEventData",
@@ -92,6 +93,56 @@ final class ReportSchemas {
             List.of("stored"),
             "stored",
             map("type", "boolean", "description", "false when the chunk was already held")));
+  }
+
+  private static void speed(Map<String, Object> schemas) {
+    String kips =
+        "KIPS: thousands of simulated thread-level instructions per second of wall time, a"
+            + " succeeded sim's final gpgpu_simulation_rate (inst/sec)";
+    schemas.put(
+        "BuildSpeed",
+        object(
+            List.of("simulator", "sims", "median_kips", "min_kips", "max_kips"),
+            "simulator",
+            string("The simulator build of earlier sims, as their logs named it; unknown build"),
+            "sims",
+            integer("Earlier succeeded sims of the same trace, config and window on this build"),
+            "median_kips",
+            number(kips + ": their median"),
+            "min_kips",
+            number(),
+            "max_kips",
+            number(),
+            "ratio",
+            nullable(number("This run's median over theirs; null when this run has none")),
+            "verdict",
+            nullable(enumOf("slower", "faster", "within spread"))));
+    schemas.put(
+        "ConfigSpeed",
+        object(
+            List.of("gpu_config", "sims", "earlier"),
+            "gpu_config",
+            string(),
+            "kernels",
+            nullable(string("The kernel window its sims ran; null for the whole trace")),
+            "sims",
+            integer("This run's succeeded sims of the config with a speed"),
+            "median_kips",
+            nullable(number(kips + ": this run's median; null when none has one")),
+            "simulators",
+            array(string()),
+            "earlier",
+            array(ref("BuildSpeed"))));
+    schemas.put(
+        "RunSpeed",
+        object(
+            List.of("run_id", "trace_id", "configs"),
+            "run_id",
+            string(),
+            "trace_id",
+            string(),
+            "configs",
+            array(ref("ConfigSpeed"))));
   }
 
   private static void kernels(Map<String, Object> schemas) {

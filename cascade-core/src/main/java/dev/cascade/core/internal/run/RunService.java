@@ -15,6 +15,7 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
+import dev.cascade.core.RunSpeed;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sampling;
@@ -430,6 +431,12 @@ public final class RunService implements Runs {
   @Override
   public Map<String, SimSchedule> schedule(Run run) {
     return schedules.of(run);
+  }
+
+  @Override
+  public RunSpeed speed(String runId) {
+    Run run = get(runId);
+    return SimSpeeds.of(run, runs.findByTrace(run.traceId(), SimSpeeds.RUNS_READ));
   }
 
   @Override
