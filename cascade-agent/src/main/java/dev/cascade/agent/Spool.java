@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +25,12 @@ final class Spool {
   private final Path dir;
   private final Map<Long, byte[]> inMemory = new ConcurrentHashMap<>();
 
-  /** When each chunk's last bytes were read, in epoch milliseconds: sent with it. */
-  private final Map<Long, Long> readAt = new ConcurrentHashMap<>();
+  /**
+   * When each chunk's last bytes were read, in epoch milliseconds, by seq (0 when unknown): sent
+   * with it, again too. Seqs count up from 0, so an array: 8 bytes a chunk, for a log of any
+   * length.
+   */
+  private long[] readAt = new long[64];
 
   private final Consumer<String> warn;
   private volatile boolean warned;
@@ -48,7 +53,7 @@ final class Spool {
    *     since the epoch
    */
   void write(long seq, byte[] bytes, long readAtMillis) {
-    readAt.put(seq, readAtMillis);
+    stamp(seq, readAtMillis);
     Path file = file(seq);
     Path temporary = dir.resolve(name(seq) + ".tmp");
     try {
@@ -80,14 +85,25 @@ final class Spool {
   }
 
   /** When chunk {@code seq}'s last bytes were read, in epoch milliseconds; null when unknown. */
-  Long readAt(long seq) {
-    return readAt.get(seq);
+  synchronized Long readAt(long seq) {
+    return seq >= 0 && seq < readAt.length && readAt[(int) seq] != 0 ? readAt[(int) seq] : null;
+  }
+
+  private synchronized void stamp(long seq, long readAtMillis) {
+    if (seq < 0 || seq >= Integer.MAX_VALUE - 8) {
+      return; // beyond any real log: sent without a stamp, timed by its arrival
+    }
+    if (seq >= readAt.length) {
+      readAt =
+          Arrays.copyOf(
+              readAt, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(seq + 1, 2L * readAt.length)));
+    }
+    readAt[(int) seq] = readAtMillis;
   }
 
   /** Deletes every chunk file and the folder, if it is then empty. */
   void deleteAll() {
     inMemory.clear();
-    readAt.clear();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
