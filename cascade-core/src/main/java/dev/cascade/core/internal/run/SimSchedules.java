@@ -21,6 +21,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Where a run's unfinished sims stand: each waiting sim's place in the slot queue, and every
@@ -84,7 +85,7 @@ final class SimSchedules {
         continue;
       }
       Estimate estimate =
-          running(sim, expected(sim, traceOf, history), work(sim, traceOf, kernelsOf), now);
+          running(sim, expected(sim, traceOf, history), () -> work(sim, traceOf, kernelsOf), now);
       if (estimate != null) {
         slotsFree.add(estimate.eta);
       }
@@ -155,20 +156,32 @@ final class SimSchedules {
    * counted in warp instructions when {@code work} is known, else in kernels.
    */
   static Estimate running(Sim sim, SimDurations.Expected expected, WorkDone work, Instant now) {
+    return running(sim, expected, () -> work, now);
+  }
+
+  /**
+   * {@link #running(Sim, SimDurations.Expected, WorkDone, Instant)} asking {@code workOf} (a read
+   * of the trace) only when the estimate needs it.
+   */
+  private static Estimate running(
+      Sim sim, SimDurations.Expected expected, Supplier<WorkDone> workOf, Instant now) {
     Instant launched = sim.launchedAt() != null ? sim.launchedAt() : now;
     Duration elapsed = Duration.between(launched, now);
     int done = sim.progress().kernelsDone();
     int total = sim.progress().kernelsTotal();
-    if (expected != null && expected.sameConfig()) {
+    boolean sameConfig = expected != null && expected.sameConfig();
+    if (sameConfig) {
       Instant eta = launched.plus(expected.duration());
       if (eta.isAfter(now) || done == 0 || total <= done) {
         return new Estimate(eta.isAfter(now) ? eta : now, expected.basis());
       }
-    } else if (expected != null && work != null) {
+    }
+    WorkDone work = done > 0 || expected != null && !sameConfig ? workOf.get() : null;
+    if (expected != null && !sameConfig && work != null) {
       Duration left = scaled(expected.duration(), work.left(), work.total());
       return new Estimate(
           now.plus(left), expected.basis() + ", scaled by warp instructions still to do");
-    } else if (expected != null && total > 0) {
+    } else if (expected != null && !sameConfig && total > 0) {
       Duration left = expected.duration().multipliedBy(Math.max(0, total - done)).dividedBy(total);
       return new Estimate(now.plus(left), expected.basis() + ", scaled by kernels done");
     }
