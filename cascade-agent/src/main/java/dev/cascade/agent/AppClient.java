@@ -92,19 +92,37 @@ final class AppClient {
     }
   }
 
-  /** Sends one chunk, waiting at most {@code timeout} for the answer. */
-  void putChunk(long seq, byte[] bytes, Duration timeout) throws AppException {
+  /**
+   * Sends one chunk, waiting at most {@code timeout} for the answer.
+   *
+   * @param readAtMillis when its last bytes were read, in epoch milliseconds ({@link
+   *     SimContract#CHUNK_READ_AT_HEADER}); null sends no stamp
+   */
+  void putChunk(long seq, byte[] bytes, Long readAtMillis, Duration timeout) throws AppException {
     send(
         "PUT",
         simBase + "/chunks/" + seq,
         "application/octet-stream",
         bytes,
+        readAtMillis,
         timeout,
         "chunk " + seq);
   }
 
   private String send(
       String method, String url, String contentType, byte[] body, Duration timeout, String what)
+      throws AppException {
+    return send(method, url, contentType, body, null, timeout, what);
+  }
+
+  private String send(
+      String method,
+      String url,
+      String contentType,
+      byte[] body,
+      Long readAtMillis,
+      Duration timeout,
+      String what)
       throws AppException {
     HttpURLConnection connection = null;
     try {
@@ -117,6 +135,10 @@ final class AppClient {
       connection.setDoOutput(true);
       connection.setRequestProperty("Authorization", authorization);
       connection.setRequestProperty("Content-Type", contentType);
+      if (readAtMillis != null) {
+        connection.setRequestProperty(
+            SimContract.CHUNK_READ_AT_HEADER, Long.toString(readAtMillis));
+      }
       connection.setFixedLengthStreamingMode(body.length);
       try (OutputStream out = connection.getOutputStream()) {
         out.write(body);

@@ -165,7 +165,7 @@ final class ChunkSender {
         return false;
       }
       try {
-        client.putChunk(seq, bytes, requestTimeout);
+        client.putChunk(seq, bytes, spool.readAt(seq), requestTimeout);
         state.contact();
         backoff.reset();
         done(seq);

@@ -78,6 +78,14 @@ public record SimContract(
    */
   public static final String APP_PATIENCE_S = "CASCADE_APP_PATIENCE_S";
 
+  /**
+   * The request header of a chunk ({@code PUT /api/sims/{id}/chunks/{seq}}) that says when the
+   * agent read the chunk's last bytes from the simulator, in milliseconds since the epoch: a chunk
+   * spooled while the app was away arrives late, and the app times the kernels it finishes by this,
+   * not by the arrival. Agents that do not send it are timed by arrival.
+   */
+  public static final String CHUNK_READ_AT_HEADER = "Cascade-Chunk-Read-At";
+
   public SimContract {
     Objects.requireNonNull(mainUrl, "mainUrl");
     Objects.requireNonNull(simId, "simId");

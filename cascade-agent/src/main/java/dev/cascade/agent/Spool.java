@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,14 @@ final class Spool {
 
   private final Path dir;
   private final Map<Long, byte[]> inMemory = new ConcurrentHashMap<>();
+
+  /**
+   * When each chunk's last bytes were read, in epoch milliseconds, by seq (0 when unknown): sent
+   * with it, again too. Seqs count up from 0, so an array: 8 bytes a chunk, for a log of any
+   * length.
+   */
+  private long[] readAt = new long[64];
+
   private final Consumer<String> warn;
   private volatile boolean warned;
 
@@ -39,7 +48,12 @@ final class Spool {
     return dir;
   }
 
-  void write(long seq, byte[] bytes) {
+  /**
+   * @param readAtMillis when the chunk's last bytes were read from the simulator, in milliseconds
+   *     since the epoch
+   */
+  void write(long seq, byte[] bytes, long readAtMillis) {
+    stamp(seq, readAtMillis);
     Path file = file(seq);
     Path temporary = dir.resolve(name(seq) + ".tmp");
     try {
@@ -68,6 +82,23 @@ final class Spool {
   byte[] read(long seq) throws IOException {
     byte[] held = inMemory.get(seq);
     return held != null ? held : Files.readAllBytes(file(seq));
+  }
+
+  /** When chunk {@code seq}'s last bytes were read, in epoch milliseconds; null when unknown. */
+  synchronized Long readAt(long seq) {
+    return seq >= 0 && seq < readAt.length && readAt[(int) seq] != 0 ? readAt[(int) seq] : null;
+  }
+
+  private synchronized void stamp(long seq, long readAtMillis) {
+    if (seq < 0 || seq >= Integer.MAX_VALUE - 8) {
+      return; // beyond any real log: sent without a stamp, timed by its arrival
+    }
+    if (seq >= readAt.length) {
+      readAt =
+          Arrays.copyOf(
+              readAt, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(seq + 1, 2L * readAt.length)));
+    }
+    readAt[(int) seq] = readAtMillis;
   }
 
   /** Deletes every chunk file and the folder, if it is then empty. */

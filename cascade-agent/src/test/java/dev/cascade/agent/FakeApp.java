@@ -38,6 +38,10 @@ final class FakeApp implements AutoCloseable {
   static final class SimRecord {
     final String token;
     final Map<Long, byte[]> chunks = new ConcurrentHashMap<>();
+
+    /** Each chunk's read-at stamp as the agent sent it (the first copy's), by seq. */
+    final Map<Long, String> readAt = new ConcurrentHashMap<>();
+
     final List<Long> arrivals = new CopyOnWriteArrayList<>();
     final List<Map<String, Object>> heartbeats = new CopyOnWriteArrayList<>();
     final List<String> replies = new CopyOnWriteArrayList<>();
@@ -227,6 +231,10 @@ final class FakeApp implements AutoCloseable {
           refusedChunks.incrementAndGet();
           reply(exchange, 503, "{\"error\":{\"code\":\"unavailable\",\"message\":\"busy\"}}");
           return;
+        }
+        String stamp = exchange.getRequestHeaders().getFirst(SimContract.CHUNK_READ_AT_HEADER);
+        if (stamp != null) {
+          sim.readAt.putIfAbsent(Long.parseLong(matcher.group(3)), stamp);
         }
         chunk(exchange, sim, Long.parseLong(matcher.group(3)), body);
       } else {

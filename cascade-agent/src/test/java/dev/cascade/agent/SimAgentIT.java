@@ -190,12 +190,17 @@ final class SimAgentIT {
     CompletableFuture<Integer> exit = start(agent);
     await().atMost(Duration.ofSeconds(10)).until(() -> spooledChunks() > 0);
     await().atMost(Duration.ofSeconds(10)).until(() -> log().contains("cannot reach the app"));
+    long appStarted = System.currentTimeMillis();
     app.startOn(port);
 
     assertThat(exitOf(exit)).as(log()).isEqualTo(AgentExit.SUCCEEDED);
     assertThat(app.sim().text()).isEqualTo(lines(300));
     assertThat(app.sim().accepted()).isPresent();
     assertThat(log()).contains("reached the app at");
+    // Every chunk went out late, but says when its bytes were read: before the app was there.
+    assertThat(app.sim().readAt).hasSameSizeAs(app.sim().chunks);
+    assertThat(app.sim().readAt.values())
+        .allSatisfy(stamp -> assertThat(Long.parseLong(stamp)).isLessThan(appStarted));
   }
 
   @Test

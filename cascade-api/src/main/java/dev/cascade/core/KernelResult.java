@@ -1,5 +1,7 @@
 package dev.cascade.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +20,12 @@ import java.util.Objects;
  * @param ipc {@code instructions / cycles}; 0 when {@code cycles} is 0
  * @param stats every numeric {@code key = value} of the block in log order: {@link Long} for
  *     integers, {@link Double} for decimals; unmodifiable
+ * @param finishedAt when the kernel finished on the wall clock: when the sim's agent read the end
+ *     of its statistics block (or, from agents that do not say, when that output reached the app);
+ *     null when not known (kernels stored before Cascade timed them)
+ * @param wallTime how long the kernel took on the wall clock: from the previous kernel's end, or
+ *     for the first from the sim's launch (so it includes the simulator's start and reading the
+ *     trace); null when not known
  */
 public record KernelResult(
     int position,
@@ -27,7 +35,22 @@ public record KernelResult(
     long cycles,
     long instructions,
     double ipc,
-    Map<String, Number> stats) {
+    Map<String, Number> stats,
+    Instant finishedAt,
+    Duration wallTime) {
+
+  /** A kernel whose wall-clock times are not known. */
+  public KernelResult(
+      int position,
+      String name,
+      long uid,
+      int instance,
+      long cycles,
+      long instructions,
+      double ipc,
+      Map<String, Number> stats) {
+    this(position, name, uid, instance, cycles, instructions, ipc, stats, null, null);
+  }
 
   public KernelResult {
     Objects.requireNonNull(name, "name");
@@ -51,6 +74,10 @@ public record KernelResult(
                 Objects.requireNonNull(key, "stats key"),
                 Objects.requireNonNull(value, () -> "stats value of \"" + key + "\"")));
     stats = Collections.unmodifiableMap(copy);
+    if (wallTime != null && wallTime.isNegative()) {
+      throw new IllegalArgumentException(
+          "wall time of kernel \"" + name + "\" cannot be negative; got " + wallTime);
+    }
   }
 
   private static void requireNotNegative(String field, long value, String name) {

@@ -106,4 +106,10 @@ public interface Runs {
 
   /** The kernels the sim has finished, with their statistics, in log order. */
   List<KernelResult> kernels(String simId);
+
+  /**
+   * How fast the simulator ran the run's succeeded sims, per config, next to earlier runs of the
+   * same trace and config on each simulator build ({@link RunSpeed}).
+   */
+  RunSpeed speed(String runId);
 }

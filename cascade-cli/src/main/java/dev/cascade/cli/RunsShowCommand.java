@@ -3,6 +3,7 @@ package dev.cascade.cli;
 import dev.cascade.client.QueuedRun;
 import dev.cascade.core.Run;
 import dev.cascade.core.RunAction;
+import dev.cascade.core.RunSpeed;
 import dev.cascade.core.Sim;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.UsersJson;
@@ -10,6 +11,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Spec;
     description = {
       "One run on a running Cascade server: its state, and per sim its config, replica, state,"
           + " kernels done / total, current kernel (or why it waits in its launcher's queue),"
-          + " heartbeat age and error.",
+          + " heartbeat age and error; then the simulation speed per config (KIPS) next to"
+          + " earlier runs of the same trace and config, by simulator build.",
       "Exit code 0 when shown, 1 when there is no such run or the server could not be asked,"
           + " 2 on a usage error."
     })
@@ -51,8 +54,15 @@ final class RunsShowCommand implements Callable<Integer> {
         client -> {
           QueuedRun queued = client.queuedRun(runId);
           Instant now = Instant.now();
+          RunSpeed speed = json ? null : client.runs().speed(runId); // --json is the run's alone
           return Printed.answer(
-              spec, json, withActions(queued, now), out -> print(out, queued, now));
+              spec,
+              json,
+              withActions(queued, now),
+              out -> {
+                print(out, queued, now);
+                printSpeed(out, speed);
+              });
         });
   }
 
@@ -101,6 +111,63 @@ final class RunsShowCommand implements Callable<Integer> {
           SimFailure.describe(sim));
     }
     sims.print(out);
+  }
+
+  /**
+   * The run's simulation speed per config and against earlier runs' builds, after a blank line;
+   * nothing when no sim of the run or before it has a speed:
+   *
+   * <pre>
+   * Simulation speed (KIPS: thousands of simulated thread instructions per wall second, median
+   * over succeeded sims):
+   *   SM90_H100  210.0 KIPS (2 sims) on Accel-Sim [build accelsim-commit-slow]
+   *     0.70x of 300.0 KIPS (290.0-310.0, 3 earlier sims) on Accel-Sim [build ...-fast]: slower
+   * </pre>
+   */
+  static void printSpeed(PrintWriter out, RunSpeed speed) {
+    boolean any = speed.configs().stream().anyMatch(c -> c.sims() > 0 || !c.earlier().isEmpty());
+    if (!any) {
+      return;
+    }
+    out.println();
+    out.println(
+        "Simulation speed (KIPS: thousands of simulated thread instructions per wall second,"
+            + " median over succeeded sims):");
+    for (RunSpeed.Config config : speed.configs()) {
+      String name =
+          config.gpuConfig()
+              + (config.kernels() == null ? "" : " (kernels " + config.kernels() + ")");
+      out.println(
+          "  "
+              + name
+              + "  "
+              + (config.medianKips() == null
+                  ? "no succeeded sim with a speed yet"
+                  : kips(config.medianKips())
+                      + " ("
+                      + Printed.count(config.sims(), "sim")
+                      + ")"
+                      + (config.simulators().isEmpty()
+                          ? ""
+                          : " on " + String.join("; ", config.simulators()))));
+      for (RunSpeed.Build build : config.earlier()) {
+        out.println(
+            "    "
+                + (build.ratio() == null
+                    ? ""
+                    : String.format(Locale.ROOT, "%.2fx of ", build.ratio()))
+                + kips(build.medianKips())
+                + String.format(Locale.ROOT, " (%.1f-%.1f, ", build.minKips(), build.maxKips())
+                + Printed.count(build.sims(), "earlier sim")
+                + ") on "
+                + build.simulator()
+                + (build.verdict() == null ? "" : ": " + build.verdict()));
+      }
+    }
+  }
+
+  private static String kips(double kips) {
+    return String.format(Locale.ROOT, "%.1f KIPS", kips);
   }
 
   /** The run's JSON with who did what to it, as the server sent it. */

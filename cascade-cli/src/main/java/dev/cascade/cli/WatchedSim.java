@@ -25,6 +25,9 @@ final class WatchedSim {
   /** The simulator's speed so far, simulated thread instructions per second; null before any. */
   Double instructionsPerSecond;
 
+  /** Wall-clock seconds the latest finished kernel took; null before any, or when unknown. */
+  Double lastKernelSeconds;
+
   /** The most memory the sim's process tree held so far, in bytes; null where not measured. */
   Long peakMemoryBytes;
 
@@ -58,6 +61,10 @@ final class WatchedSim {
     Number rate = sim.progress().latestMetrics().get("gpgpu_simulation_rate");
     if (rate != null) {
       instructionsPerSecond = rate.doubleValue();
+    }
+    Number wall = sim.progress().latestMetrics().get("wall_time_s");
+    if (wall != null) {
+      lastKernelSeconds = wall.doubleValue();
     }
     if (sim.peakMemoryBytes() != null) {
       peakMemoryBytes =
@@ -100,7 +107,10 @@ final class WatchedSim {
     return String.format(Locale.ROOT, "%-" + Math.max(1, configWidth) + "s #%d", config, replica);
   }
 
-  /** {@code SM90_H100 #0 [######....] 3/5 running 209.4 KIPS 612.0 MiB peak heartbeat 1.2s ago}. */
+  /**
+   * {@code SM90_H100 #0 [######....] 3/5 running 209.4 KIPS last kernel 12s 612.0 MiB peak
+   * heartbeat 1.2s ago}.
+   */
   String line(int configWidth, Duration heartbeatAge) {
     StringBuilder line = new StringBuilder();
     line.append(label(configWidth)).append("  ");
@@ -109,6 +119,10 @@ final class WatchedSim {
     if (instructionsPerSecond != null) {
       // Accel-Sim's own rate so far: thousands of simulated thread instructions a second.
       line.append(String.format(Locale.ROOT, "  %.1f KIPS", instructionsPerSecond / 1000));
+    }
+    if (lastKernelSeconds != null && !finished()) {
+      // Wall time of the latest finished kernel, while more are to come.
+      line.append("  last kernel ").append(Formats.seconds(lastKernelSeconds));
     }
     if (peakMemoryBytes != null) {
       // The most resident memory its process tree held so far (local sims).

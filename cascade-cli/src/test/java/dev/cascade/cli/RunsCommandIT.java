@@ -286,6 +286,27 @@ final class RunsCommandIT {
   }
 
   @Test
+  void show_ofASucceededRun_givesItsSimulationSpeed() throws Exception {
+    String id = create("SM90_H100:1");
+    cascade.succeed(cascade.nextLaunch());
+
+    // The run ends on the sim's exit; its log's last figures are parsed a moment later.
+    Awaitility.await()
+        .atMost(CliTestServer.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(cascade.run("runs", "show", id).out())
+                    .contains(
+                        NL
+                            + NL
+                            + "Simulation speed (KIPS: thousands of simulated thread instructions"
+                            + " per wall second, median over succeeded sims):"
+                            + NL
+                            + "  SM90_H100  4.0 KIPS (1 sim) on Accel-Sim [build"
+                            + " accelsim-commit-test]"));
+  }
+
+  @Test
   void show_json_isTheApiShape() throws Exception {
     String id = create("SM90_H100:1");
     SimLaunch sim = cascade.nextLaunch();
@@ -342,8 +363,9 @@ final class RunsCommandIT {
     cascade.heartbeat(first);
     out.await("SM90_H100 #0  [..........] 0/3  running");
     cascade.finishKernel(first, 1);
-    // The speed is the simulator's own rate, 4000 inst/sec in the test's blocks.
-    out.await("SM90_H100 #0  [###.......] 1/3  running    4.0 KIPS  heartbeat ");
+    // The speed is the simulator's own rate, 4000 inst/sec in the test's blocks; then the kernel's
+    // wall time, from the sim's launch for the first.
+    out.await("SM90_H100 #0  [###.......] 1/3  running    4.0 KIPS  last kernel ");
     cascade.finishKernel(first, 2);
     out.await("SM90_H100 #0  [######....] 2/3  running");
     cascade.succeed(first);

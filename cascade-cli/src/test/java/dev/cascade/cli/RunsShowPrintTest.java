@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cascade.client.QueuedRun;
 import dev.cascade.core.Run;
+import dev.cascade.core.RunSpeed;
 import dev.cascade.core.json.ApiJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +79,59 @@ final class RunsShowPrintTest {
         .containsPattern(
             "simulator\\s+Accel-Sim \\[build accelsim-commit-0123abc\\], GPGPU-Sim 4.2.0"
                 + " \\[build gpgpu-sim_git-commit-667834cf\\]");
+  }
+
+  @Test
+  void printSpeed_givesEachConfigsMedianAndEachEarlierBuildWithTheRatioAndVerdict() {
+    String slow = "Accel-Sim [build accelsim-commit-slow]";
+    String fast = "Accel-Sim [build accelsim-commit-fast]";
+    RunSpeed speed =
+        new RunSpeed(
+            "r_1",
+            "demo",
+            List.of(
+                new RunSpeed.Config(
+                    "SM90_H100",
+                    null,
+                    2,
+                    210.0,
+                    List.of(slow),
+                    List.of(
+                        new RunSpeed.Build(fast, 3, 300.0, 290.0, 310.0, 0.7, "slower"),
+                        new RunSpeed.Build(
+                            slow, 1, 212.0, 212.0, 212.0, 210.0 / 212.0, "within spread"))),
+                new RunSpeed.Config("SM90_H200", "2-3", 0, null, List.of(), List.of())));
+
+    StringWriter text = new StringWriter();
+    RunsShowCommand.printSpeed(new PrintWriter(text), speed);
+
+    assertThat(text.toString())
+        .isEqualTo(
+            String.join(
+                System.lineSeparator(),
+                "",
+                "Simulation speed (KIPS: thousands of simulated thread instructions per wall"
+                    + " second, median over succeeded sims):",
+                "  SM90_H100  210.0 KIPS (2 sims) on " + slow,
+                "    0.70x of 300.0 KIPS (290.0-310.0, 3 earlier sims) on " + fast + ": slower",
+                "    0.99x of 212.0 KIPS (212.0-212.0, 1 earlier sim) on "
+                    + slow
+                    + ": within spread",
+                "  SM90_H200 (kernels 2-3)  no succeeded sim with a speed yet",
+                ""));
+  }
+
+  @Test
+  void printSpeed_withNoSpeedAnywhere_printsNothing() {
+    RunSpeed speed =
+        new RunSpeed(
+            "r_1",
+            "demo",
+            List.of(new RunSpeed.Config("SM90_H100", null, 0, null, List.of(), List.of())));
+
+    StringWriter text = new StringWriter();
+    RunsShowCommand.printSpeed(new PrintWriter(text), speed);
+
+    assertThat(text.toString()).isEmpty();
   }
 }

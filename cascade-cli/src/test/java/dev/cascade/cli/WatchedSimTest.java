@@ -15,12 +15,20 @@ final class WatchedSimTest {
   private static final Instant T0 = Instant.parse("2026-12-01T12:00:00Z");
 
   private static Sim succeeded(Long peakMemoryBytes) {
+    return sim(
+        SimState.SUCCEEDED,
+        new SimProgress(
+            3, 3, null, Map.of("gpgpu_simulation_rate", 4000L, "wall_time_s", 2.5), "complete"),
+        peakMemoryBytes);
+  }
+
+  private static Sim sim(SimState state, SimProgress progress, Long peakMemoryBytes) {
     return new Sim(
         "s_1",
         "r_1",
         "SM90_H100",
         0,
-        SimState.SUCCEEDED,
+        state,
         "4242",
         null,
         0,
@@ -29,7 +37,7 @@ final class WatchedSimTest {
         T0,
         T0.plusSeconds(9),
         "local",
-        new SimProgress(3, 3, null, Map.of("gpgpu_simulation_rate", 4000L), "complete"),
+        progress,
         1,
         null,
         null,
@@ -44,6 +52,22 @@ final class WatchedSimTest {
 
     assertThat(sim.line(9, null))
         .isEqualTo("SM90_H100 #0  [##########] 3/3  succeeded  4.0 KIPS  612.0 MiB peak");
+  }
+
+  @Test
+  void line_ofARunningSim_showsTheLatestKernelsWallTimeAfterTheSpeed() {
+    WatchedSim sim = new WatchedSim("s_1");
+    sim.take(
+        sim(
+            SimState.RUNNING,
+            new SimProgress(
+                1, 3, "k2", Map.of("gpgpu_simulation_rate", 209400L, "wall_time_s", 12.4), null),
+            null));
+
+    assertThat(sim.line(9, null))
+        .isEqualTo(
+            "SM90_H100 #0  [###.......] 1/3  running    209.4 KIPS  last kernel 12s  no heartbeat"
+                + " yet");
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
+import dev.cascade.core.RunSpeed;
 import dev.cascade.core.RunState;
 import dev.cascade.core.RunSummary;
 import dev.cascade.core.RunSummaryPage;
@@ -23,6 +24,7 @@ import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.SpeedJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLEncoder;
@@ -55,6 +57,11 @@ final class RemoteRuns implements Runs {
   @Override
   public Map<String, SimSchedule> schedule(String runId) {
     return http.get(runPath(runId), ScheduleJson::read);
+  }
+
+  @Override
+  public RunSpeed speed(String runId) {
+    return http.get(runPath(runId) + "/speed", SpeedJson::read);
   }
 
   @Override

@@ -17,6 +17,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.Speedup;
 import dev.cascade.core.Speedups;
 import dev.cascade.core.Spread;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,28 +36,43 @@ public final class ResultsJson {
 
   /**
    * One kernel of {@code GET /api/sims/{id}/kernels}: its headline numbers, {@code
-   * simulated_time_us} ({@code cycles / clockMhz}, null when the clock is unknown) and {@code
-   * stats}.
+   * simulated_time_us} ({@code cycles / clockMhz}, null when the clock is unknown), when it
+   * finished and its wall time ({@code finished_at}, {@code wall_time_s}; null when unknown) and
+   * {@code stats}.
    */
   public static Map<String, Object> writeKernel(KernelResult kernel, Double clockMhz) {
     Map<String, Object> fields = kernelFields(kernel);
     // Not in kernel events: those are written while output is stored, with no demangler run.
     fields.put("readable_name", KernelNames.system().readable(kernel.name()));
     fields.put("simulated_time_us", clockMhz == null ? null : kernel.cycles() / clockMhz);
+    fields.put("finished_at", kernel.finishedAt() == null ? null : kernel.finishedAt().toString());
+    fields.put("wall_time_s", wallSeconds(kernel));
     fields.put("stats", kernel.stats());
     return fields;
   }
 
   /**
    * The data of a {@code kernel} event: the headline numbers without {@code stats}; {@code
-   * simulated_time_us} only when the clock is known.
+   * simulated_time_us} only when the clock is known, {@code finished_at} and {@code wall_time_s}
+   * only when they are.
    */
   public static Map<String, Object> writeKernelEvent(KernelResult kernel, Double clockMhz) {
     Map<String, Object> fields = kernelFields(kernel);
     if (clockMhz != null) {
       fields.put("simulated_time_us", kernel.cycles() / clockMhz);
     }
+    if (kernel.finishedAt() != null) {
+      fields.put("finished_at", kernel.finishedAt().toString());
+    }
+    if (kernel.wallTime() != null) {
+      fields.put("wall_time_s", wallSeconds(kernel));
+    }
     return fields;
+  }
+
+  /** A kernel's wall time in seconds, to the millisecond; null when unknown. */
+  private static Double wallSeconds(KernelResult kernel) {
+    return kernel.wallTime() == null ? null : kernel.wallTime().toMillis() / 1000.0;
   }
 
   /** A kernel, from the kernels list or a {@code kernel} event (whose stats are empty). */
@@ -70,7 +86,13 @@ public final class ResultsJson {
         kernel.whole("cycles"),
         kernel.whole("instructions"),
         kernel.number("ipc"),
-        kernel.numberMap("stats"));
+        kernel.numberMap("stats"),
+        kernel.timeOrNull("finished_at"),
+        wallTime(kernel.numberOrNull("wall_time_s")));
+  }
+
+  private static Duration wallTime(Double seconds) {
+    return seconds == null ? null : Duration.ofMillis(Math.round(seconds * 1000));
   }
 
   /**

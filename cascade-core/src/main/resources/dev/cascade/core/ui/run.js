@@ -71,12 +71,53 @@ function storageFacts(storage) {
   ];
 }
 
+/**
+ * The run's simulation speed per config, next to earlier runs of the same trace and config by
+ * simulator build (GET /api/runs/{id}/speed); nothing when no sim of it or before it has a speed.
+ */
+export function speedSection(speed) {
+  const configs = speed?.configs || [];
+  if (!configs.some((config) => config.sims > 0 || config.earlier.length > 0)) {
+    return null;
+  }
+  const kips = (value) => (value === null || value === undefined ? '—' : value.toFixed(1));
+  const rows = configs.flatMap((config) => {
+    const name = config.kernels ? `${config.gpu_config} (kernels ${config.kernels})` : config.gpu_config;
+    const ours = [
+      h('td', { 'data-label': 'Config' }, name),
+      h('td', { 'data-label': 'This run (KIPS)', class: 'num' }, kips(config.median_kips)),
+      h('td', { 'data-label': 'Sims', class: 'num' }, config.sims),
+    ];
+    if (config.earlier.length === 0) {
+      return [h('tr', {}, ours, h('td', { 'data-label': 'Earlier runs', colspan: 4, class: 'muted' }, 'No earlier succeeded sims of this trace and config'))];
+    }
+    return config.earlier.map((build) => h('tr', { dataset: { verdict: build.verdict || '' } },
+      ours.map((cell) => cell.cloneNode(true)),
+      h('td', { 'data-label': 'Earlier build' }, build.simulator),
+      h('td', { 'data-label': 'Earlier (KIPS)', class: 'num', title: `slowest ${kips(build.min_kips)}, fastest ${kips(build.max_kips)}` },
+        `${kips(build.median_kips)} (${kips(build.min_kips)}–${kips(build.max_kips)})`),
+      h('td', { 'data-label': 'Earlier sims', class: 'num' }, build.sims),
+      h('td', { 'data-label': 'This run vs earlier', class: build.verdict === 'slower' ? 'num speed-slower' : 'num' },
+        build.ratio === null ? '—' : `${build.ratio.toFixed(2)}× ${build.verdict}`)));
+  });
+  return h('section', { class: 'run-speed', 'aria-labelledby': 'run-speed-title' },
+    h('h2', { id: 'run-speed-title' }, 'Simulation speed'),
+    h('p', { class: 'muted small' },
+      'KIPS: thousands of simulated thread instructions per second of wall time (Accel-Sim\'s gpgpu_simulation_rate at the end of each succeeded sim), the median over sims. Earlier runs of the same trace and config, by simulator build: slower means below every earlier sim of that build and more than 5% under their median.'),
+    h('div', { class: 'scroll' }, h('table', { class: 'list numbers speed' },
+      h('caption', { class: 'visually-hidden' }, 'Simulation speed of this run against earlier runs by simulator build'),
+      h('thead', {}, h('tr', {}, ['Config', 'This run (KIPS)', 'Sims', 'Earlier build', 'Earlier (KIPS)', 'Earlier sims', 'This run vs earlier'].map((label) =>
+        h('th', { scope: 'col', class: ['Config', 'Earlier build'].includes(label) ? null : 'num' }, label)))),
+      h('tbody', {}, rows))));
+}
+
 export function renderRun(main, runId) {
   document.title = `Run ${runId} · Cascade`;
   const stateBadge = badge('active');
   stateBadge.hidden = true;
   const heading = h('h1', {}, h('span', { class: 'muted' }, 'Run '), runId);
   const summary = h('div', { class: 'run-summary' });
+  const speedBox = h('div', { class: 'run-speed-box' });
   const liveStatus = h('span', { class: 'live', dataset: { live: 'connecting' } }, 'Connecting…');
   const toolbar = h('div', { class: 'toolbar' });
   const cardsList = h('ol', { class: 'cards', 'aria-label': 'Sims' });
@@ -93,6 +134,8 @@ export function renderRun(main, runId) {
   let run = null;
   let trace = null;
   let shownState = null;
+  // Succeeded sims when the speed was last read: it is read again when more succeed.
+  let speedAt = -1;
   let events = null;
   let disposed = false;
   let renderQueued = false;
@@ -180,6 +223,7 @@ export function renderRun(main, runId) {
     if (!body.contains(cardsList)) {
       replace(body,
         summary,
+        speedBox,
         toolbar,
         h('div', { class: 'section-head' }, h('h2', {}, 'Sims'), mode.button, liveStatus),
         mode.box,
@@ -197,6 +241,11 @@ export function renderRun(main, runId) {
     }
     shownState = state;
     renderSummary(state);
+    const succeeded = [...sims.values()].filter((sim) => sim.state === 'succeeded').length;
+    if (succeeded !== speedAt) {
+      speedAt = succeeded;
+      loadSpeed();
+    }
     mode.update([...changed].map((id) => sims.get(id)).filter(Boolean));
     for (const id of changed) {
       const sim = sims.get(id);
@@ -411,6 +460,10 @@ export function renderRun(main, runId) {
         // Accel-Sim's own rate: simulated thread instructions per second of wall time, so far.
         items.push(['Speed (KIPS, thread instructions)', number(metrics.gpgpu_simulation_rate / 1000, 1)]);
       }
+      if (metrics.wall_time_s !== undefined) {
+        // Wall-clock time of the latest kernel: from the previous kernel's end (the first: launch).
+        items.push(['Wall time', `${metrics.wall_time_s.toFixed(1)} s`]);
+      }
       // The most memory the sim's process tree held so far (local sims; sampled while it runs).
       const memory = peak === null || peak === undefined ? [] : [['Peak memory', bytes(peak)]];
       const metric = ([term, value]) => h('div', { class: 'metric' }, h('dt', {}, term), h('dd', {}, value));
@@ -446,6 +499,17 @@ export function renderRun(main, runId) {
   function setLive(state, text) {
     liveStatus.dataset.live = state;
     setText(liveStatus, text);
+  }
+
+  async function loadSpeed() {
+    try {
+      const speed = await api(`/api/runs/${encodeURIComponent(runId)}/speed`);
+      if (!disposed) {
+        replace(speedBox, speedSection(speed));
+      }
+    } catch {
+      // The speed is an extra: the run page works without it.
+    }
   }
 
   async function loadRun() {

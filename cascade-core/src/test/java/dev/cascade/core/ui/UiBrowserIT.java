@@ -259,7 +259,8 @@ final class UiBrowserIT {
       assertThat(card.findElement(By.cssSelector(".metrics")).getText())
           .contains("Cycles")
           .contains("IPC")
-          .containsPattern("Peak memory\\s+[0-9.]+ MiB"); // the local sim's process tree
+          .containsPattern("Peak memory\\s+[0-9.]+ MiB") // the local sim's process tree
+          .containsPattern("Wall time\\s+[0-9.]+ s"); // the last kernel's, timed by the agent
       assertThat(card.findElement(By.cssSelector(".log-tail")).getText())
           .contains("GPGPU-Sim")
           .contains("launching kernel name:")
@@ -269,6 +270,32 @@ final class UiBrowserIT {
           .startsWith("/api/sims/s_");
     }
     await().atMost(Browser.WAIT).until(() -> browser.find(".live").getText().equals("Finished"));
+    // The run's speed per config; the first run of the trace has nothing earlier to compare.
+    WebElement speed =
+        await()
+            .atMost(Browser.WAIT)
+            .ignoreExceptions()
+            .until(
+                () -> browser.find("section.run-speed"),
+                section -> section.getText().contains("SM90_H200"));
+    assertThat(speed.getText())
+        .contains("Simulation speed")
+        .contains("thousands of simulated thread instructions per second of wall time")
+        .containsPattern("SM90_H100\\s+[0-9.]+\\s+2\\s+No earlier succeeded sims")
+        .containsPattern("SM90_H200\\s+[0-9.]+\\s+1\\s+No earlier succeeded sims");
+    Object slower =
+        browser.asyncJs(
+            """
+            const done = arguments[arguments.length - 1];
+            import('/ui/run.js').then((m) => {
+              const section = m.speedSection({run_id: 'r_1', trace_id: 'demo', configs: [
+                {gpu_config: 'SM90_H100', kernels: null, sims: 2, median_kips: 210, simulators: ['b'],
+                 earlier: [{simulator: 'a', sims: 3, median_kips: 300, min_kips: 290, max_kips: 310,
+                            ratio: 0.7, verdict: 'slower'}]}]});
+              done(section.querySelector('.speed-slower').textContent);
+            });
+            """);
+    assertThat(slower).isEqualTo("0.70× slower");
     browser.fullScreenshot("05-run-succeeded");
 
     browser.find(".toolbar a[href$='/results']").click();

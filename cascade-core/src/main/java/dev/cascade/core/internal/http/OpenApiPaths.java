@@ -13,6 +13,7 @@ import static dev.cascade.core.internal.http.OpenApiJson.ref;
 import static dev.cascade.core.internal.http.OpenApiJson.string;
 import static dev.cascade.core.internal.http.OpenApiJson.text;
 
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.Role;
 import dev.cascade.core.RunQuery;
 import java.util.ArrayList;
@@ -186,6 +187,14 @@ final class OpenApiPaths {
     user("get", "/api/runs/{id}", "getRun", "One run with its derived state and every sim")
         .params(RUN_ID)
         .answers(ok(json(ref("Run"))), 401, 403, 404);
+    user(
+            "get",
+            "/api/runs/{id}/speed",
+            "getRunSpeed",
+            "How fast the simulator ran the run's succeeded sims (KIPS) per config, next to earlier"
+                + " runs of the same trace and config on each simulator build")
+        .params(RUN_ID)
+        .answers(ok(json(ref("RunSpeed"))), 401, 403, 404);
     user(
             "post",
             "/api/runs/{id}/cancel",
@@ -375,7 +384,17 @@ final class OpenApiPaths {
             "A sim stores chunk seq of its output; idempotent for the same bytes, a conflict for"
                 + " other bytes or a new chunk after the sim's end")
         .security(SIM)
-        .params(SIM_ID, param("path", "seq", true, "The chunk's place, from 0", integer()))
+        .params(
+            SIM_ID,
+            param("path", "seq", true, "The chunk's place, from 0", integer()),
+            param(
+                "header",
+                SimContract.CHUNK_READ_AT_HEADER,
+                false,
+                "When the agent read the chunk's last bytes, in milliseconds since 1970: the"
+                    + " kernels the chunk finishes are timed by it (a spooled chunk arrives"
+                    + " late); without it, by the chunk's arrival",
+                integer()))
         .body(content("application/octet-stream", map("type", "string", "format", "binary")))
         .answers(ok(json(ref("ChunkReceipt"))), 401, 403, 404, 409, 413, 422);
     op(

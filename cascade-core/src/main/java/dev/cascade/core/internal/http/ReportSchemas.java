@@ -29,6 +29,7 @@ final class ReportSchemas {
   static void addTo(Map<String, Object> schemas) {
     simContract(schemas);
     kernels(schemas);
+    speed(schemas);
     results(schemas);
     schemas.put(
         "SimEventData",
@@ -103,6 +104,56 @@ final class ReportSchemas {
             map("type", "boolean", "description", "false when the chunk was already held")));
   }
 
+  private static void speed(Map<String, Object> schemas) {
+    String kips =
+        "KIPS: thousands of simulated thread-level instructions per second of wall time, a"
+            + " succeeded sim's final gpgpu_simulation_rate (inst/sec)";
+    schemas.put(
+        "BuildSpeed",
+        object(
+            List.of("simulator", "sims", "median_kips", "min_kips", "max_kips"),
+            "simulator",
+            string("The simulator build of earlier sims, as their logs named it; unknown build"),
+            "sims",
+            integer("Earlier succeeded sims of the same trace, config and window on this build"),
+            "median_kips",
+            number(kips + ": their median"),
+            "min_kips",
+            number(),
+            "max_kips",
+            number(),
+            "ratio",
+            nullable(number("This run's median over theirs; null when this run has none")),
+            "verdict",
+            nullable(enumOf("slower", "faster", "within spread"))));
+    schemas.put(
+        "ConfigSpeed",
+        object(
+            List.of("gpu_config", "sims", "earlier"),
+            "gpu_config",
+            string(),
+            "kernels",
+            nullable(string("The kernel window its sims ran; null for the whole trace")),
+            "sims",
+            integer("This run's succeeded sims of the config with a speed"),
+            "median_kips",
+            nullable(number(kips + ": this run's median; null when none has one")),
+            "simulators",
+            array(string()),
+            "earlier",
+            array(ref("BuildSpeed"))));
+    schemas.put(
+        "RunSpeed",
+        object(
+            List.of("run_id", "trace_id", "configs"),
+            "run_id",
+            string(),
+            "trace_id",
+            string(),
+            "configs",
+            array(ref("ConfigSpeed"))));
+  }
+
   private static void kernels(Map<String, Object> schemas) {
     schemas.put(
         "KernelResult",
@@ -126,6 +177,17 @@ final class ReportSchemas {
             number(),
             "simulated_time_us",
             nullable(number()),
+            "finished_at",
+            nullable(
+                string(
+                    "When the kernel finished on the wall clock: when the sim's agent read the end"
+                        + " of its statistics block (by the app's arrival time for agents that do"
+                        + " not say); null for kernels stored before this was kept")),
+            "wall_time_s",
+            nullable(
+                number(
+                    "Wall-clock seconds the kernel took: from the previous kernel's end, or for"
+                        + " the first from the sim's launch; null when unknown")),
             "stats",
             mapOf(number())));
     schemas.put(

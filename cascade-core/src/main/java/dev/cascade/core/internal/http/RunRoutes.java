@@ -13,6 +13,7 @@ import dev.cascade.core.internal.run.RunService;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.RunListJson;
 import dev.cascade.core.json.ScheduleJson;
+import dev.cascade.core.json.SpeedJson;
 import dev.cascade.core.json.StorageJson;
 import dev.cascade.core.json.UsersJson;
 import io.javalin.config.RoutesConfig;
@@ -54,6 +55,7 @@ final class RunRoutes {
     routes.post("/api/runs", auth.needs(Role.SUBMITTER, "creating a run", this::create));
     routes.get("/api/runs", auth.viewer(this::list));
     routes.get("/api/runs/{id}", auth.viewer(this::get));
+    routes.get("/api/runs/{id}/speed", auth.viewer(this::speed));
     routes.post(
         "/api/runs/{id}/cancel", auth.needs(Role.SUBMITTER, "cancelling a run", this::cancel));
     routes.post("/api/runs/{id}/retry", auth.needs(Role.SUBMITTER, "retrying a run", this::retry));
@@ -180,6 +182,11 @@ final class RunRoutes {
 
   private void get(Context ctx) {
     Json.send(ctx, 200, withSchedule(runs.get(ctx.pathParam("id"))));
+  }
+
+  /** The run's simulation speed per config, next to earlier runs' by simulator build. */
+  private void speed(Context ctx) {
+    Json.send(ctx, 200, SpeedJson.write(runs.speed(ctx.pathParam("id"))));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.http;
 
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.Runs;
@@ -12,6 +13,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -86,10 +88,32 @@ final class SimRoutes {
   private void chunk(Context ctx) {
     String simId = ctx.pathParam("id");
     long seq = seq(ctx.pathParam("seq"));
+    Instant readAt = readAt(ctx.header(SimContract.CHUNK_READ_AT_HEADER));
     byte[] bytes = BoundedBody.read(ctx, maxChunkBytes, "a chunk");
-    boolean stored = reports.putChunk(simId, seq, bytes);
+    boolean stored = reports.putChunk(simId, seq, bytes, readAt);
     metrics.chunk(bytes.length, stored);
     Json.send(ctx, 200, Map.of("stored", stored));
+  }
+
+  /**
+   * The agent's stamp of when it read a chunk's last bytes, in epoch milliseconds; null when it
+   * sent none (older agents: the chunk's kernels are then timed by its arrival).
+   */
+  static Instant readAt(String header) {
+    if (header == null) {
+      return null;
+    }
+    String text = header.strip();
+    if (text.isEmpty() || text.length() > 18 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new CascadeException(
+          ErrorCode.INVALID,
+          SimContract.CHUNK_READ_AT_HEADER
+              + " must be when the chunk's bytes were read, in whole milliseconds since 1970; got \""
+              + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
+              + "\"",
+          SimContract.CHUNK_READ_AT_HEADER);
+    }
+    return Instant.ofEpochMilli(Long.parseLong(text));
   }
 
   private static SimState reportedState(JsonBody body) {

@@ -7,9 +7,10 @@ import dev.cascade.core.internal.store.ChunkRepository.Chunk;
 import dev.cascade.core.internal.store.ChunkRepository.Encoded;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * Chunk intake: stores a sim's chunks idempotently by seq (the first copy wins, a re-send of the
@@ -33,8 +34,9 @@ final class ChunkIntake {
    *
    * @return true when the chunk was new
    */
-  boolean store(Connection connection, String simId, long seq, Encoded chunk) throws SQLException {
-    return chunks.insert(connection, simId, seq, chunk);
+  boolean store(Connection connection, String simId, long seq, Encoded chunk, Instant readAt)
+      throws SQLException {
+    return chunks.insert(connection, simId, seq, chunk, readAt);
   }
 
   /** The highest seq held for the sim; -1 when none is. */
@@ -78,15 +80,17 @@ final class ChunkIntake {
 
   /** How many chunks are held without a gap, knowing that chunks 0 to {@code from - 1} are. */
   long contiguousFrom(Connection connection, String simId, long from) throws SQLException {
-    return contiguousFrom(connection, simId, from, bytes -> {});
+    return contiguousFrom(connection, simId, from, (bytes, readAt) -> {});
   }
 
   /**
-   * Hands each held chunk from seq {@code from} on to {@code each}, in order, up to the first gap.
+   * Hands each held chunk from seq {@code from} on to {@code each}, in order, up to the first gap,
+   * with when its bytes were read (the agent's stamp, else its arrival).
    *
    * @return the seq of the first chunk not held: chunks 0 to that seq - 1 are all held
    */
-  long contiguousFrom(Connection connection, String simId, long from, Consumer<byte[]> each)
+  long contiguousFrom(
+      Connection connection, String simId, long from, BiConsumer<byte[], Instant> each)
       throws SQLException {
     long next = from;
     while (true) {
@@ -98,7 +102,7 @@ final class ChunkIntake {
         if (chunk.seq() != next) {
           return next;
         }
-        each.accept(chunk.bytes());
+        each.accept(chunk.bytes(), chunks.readOrReceivedAt(connection, simId, next));
         next++;
       }
     }

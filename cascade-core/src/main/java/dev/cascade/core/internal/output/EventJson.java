@@ -4,6 +4,8 @@ import dev.cascade.core.KernelResult;
 import dev.cascade.core.json.ApiJson;
 import dev.cascade.core.json.ResultsJson;
 import dev.cascade.core.spi.FinishedKernel;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -17,9 +19,11 @@ final class EventJson {
 
   /**
    * {@code {"position", "name", "uid", "instance", "cycles", "instructions", "ipc",
-   * "simulated_time_us"}}; the simulated time only when the config's clock is known.
+   * "simulated_time_us", "finished_at", "wall_time_s"}}; the simulated time only when the config's
+   * clock is known.
    */
-  static String kernel(int position, FinishedKernel kernel, Double clockMhz) {
+  static String kernel(
+      int position, FinishedKernel kernel, Double clockMhz, Instant finishedAt, Duration wallTime) {
     KernelResult result =
         new KernelResult(
             position,
@@ -29,7 +33,9 @@ final class EventJson {
             kernel.cycles(),
             kernel.instructions(),
             kernel.ipc(),
-            Map.of()); // an event carries the headline numbers only
+            Map.of(), // an event carries the headline numbers only
+            finishedAt,
+            wallTime);
     return ApiJson.toJson(ResultsJson.writeKernelEvent(result, clockMhz));
   }
 

@@ -14,6 +14,7 @@ import dev.cascade.core.spi.FinishedKernel;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,12 @@ final class ParseRecorder {
 
   /** A finished kernel ready to insert: its statistics and its event already written as JSON. */
   private record KernelRow(
-      int position, FinishedKernel kernel, byte[] storedStats, String eventJson) {}
+      int position,
+      FinishedKernel kernel,
+      byte[] storedStats,
+      String eventJson,
+      Instant finishedAt,
+      Duration wallTime) {}
 
   /** What one write stores for a sim, built before the write. */
   static final class Prepared {
@@ -80,17 +86,34 @@ final class ParseRecorder {
     String logJson = lines.isEmpty() ? null : EventJson.log(lines, ended - lines.size());
     List<KernelRow> rows = new ArrayList<>();
     for (Finished kernel : sim.takeFinished()) {
+      Duration wallTime = wallTime(sim.lastKernelAt, kernel.finishedAt());
+      sim.lastKernelAt = kernel.finishedAt();
       rows.add(
           new KernelRow(
               kernel.position(),
               kernel.kernel(),
               KernelRepository.storedStats(kernel.kernel()),
-              EventJson.kernel(kernel.position(), kernel.kernel(), sim.clockMhz)));
+              EventJson.kernel(
+                  kernel.position(), kernel.kernel(), sim.clockMhz, kernel.finishedAt(), wallTime),
+              kernel.finishedAt(),
+              wallTime));
       sim.kernelsDone = Math.max(sim.kernelsDone, kernel.position() + 1);
-      sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.kernel()));
+      sim.latestMetrics = Metrics.toJson(SimParse.headline(kernel.kernel(), wallTime));
     }
     LogBuilds builds = sim.builds.equals(sim.buildsStored) ? null : sim.builds;
     return new Prepared(at, logJson, rows, sim.stored(), builds, !before.equals(sim.progress()));
+  }
+
+  /**
+   * A kernel's wall time: from {@code start} (the previous kernel's end, or the sim's launch) to
+   * its end; null when either is unknown, or when the end comes first (the agent's clock is behind
+   * the app's, which stamped the launch).
+   */
+  static Duration wallTime(Instant start, Instant end) {
+    if (start == null || end == null || end.isBefore(start)) {
+      return null;
+    }
+    return Duration.between(start, end);
   }
 
   /** Stores what the parse found, in the caller's write transaction. */
@@ -106,7 +129,13 @@ final class ParseRecorder {
     }
     for (KernelRow kernel : prepared.kernels) {
       if (kernels.insert(
-          connection, sim.simId, kernel.position(), kernel.kernel(), kernel.storedStats())) {
+          connection,
+          sim.simId,
+          kernel.position(),
+          kernel.kernel(),
+          kernel.storedStats(),
+          kernel.finishedAt(),
+          kernel.wallTime())) {
         events.append(
             connection,
             sim.runId,

@@ -6,12 +6,14 @@ import dev.cascade.core.internal.events.EventLog;
 import dev.cascade.core.internal.output.SimParse.Progress;
 import dev.cascade.core.internal.store.ChunkRepository.Encoded;
 import dev.cascade.core.internal.store.Database;
+import dev.cascade.core.internal.store.KernelRepository;
 import dev.cascade.core.internal.store.ParseState;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.LogEnd;
 import dev.cascade.core.spi.Simulator;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -30,6 +32,7 @@ final class ParserLifecycle {
 
   private final Database database;
   private final SimRepository sims;
+  private final KernelRepository kernels;
   private final EventLog events;
   private final GpuConfigCatalog catalog;
   private final ChunkIntake intake;
@@ -42,6 +45,7 @@ final class ParserLifecycle {
   ParserLifecycle(
       Database database,
       SimRepository sims,
+      KernelRepository kernels,
       EventLog events,
       GpuConfigCatalog catalog,
       ChunkIntake intake,
@@ -51,6 +55,7 @@ final class ParserLifecycle {
     this.simulator = simulator;
     this.database = database;
     this.sims = sims;
+    this.kernels = kernels;
     this.events = events;
     this.catalog = catalog;
     this.intake = intake;
@@ -133,11 +138,11 @@ final class ParserLifecycle {
    *
    * @return the receipt; null when the chunk was held after all (the sim is dropped: load it again)
    */
-  ChunkReceipt feedThenStore(SimParse sim, long seq, Encoded chunk) {
+  ChunkReceipt feedThenStore(SimParse sim, long seq, Encoded chunk, Instant readAt, Instant now) {
     byte[] bytes = chunk.raw();
     Progress before = sim.progress();
     try {
-      sim.feed(bytes);
+      sim.feed(bytes, readAt != null ? readAt : now);
     } catch (RuntimeException e) {
       discard(sim);
       throw e;
@@ -155,7 +160,7 @@ final class ParserLifecycle {
         write(
             sim,
             connection -> {
-              if (!intake.store(connection, sim.simId, seq, chunk)) {
+              if (!intake.store(connection, sim.simId, seq, chunk, readAt)) {
                 return false; // nothing written: the parse above must not count
               }
               recorder.store(connection, sim, prepared);
@@ -174,9 +179,10 @@ final class ParserLifecycle {
    *
    * @return how many chunks are now parsed
    */
-  long feedContiguous(Connection connection, SimParse sim, byte[] bytes) throws SQLException {
+  long feedContiguous(Connection connection, SimParse sim, byte[] bytes, Instant bytesReadAt)
+      throws SQLException {
     Progress before = sim.progress();
-    sim.feed(bytes);
+    sim.feed(bytes, bytesReadAt);
     long next = sim.chunksParsed + 1;
     // The chunk may fill a gap: parse the chunks held after it, up to the next gap.
     sim.chunksParsed =
@@ -221,6 +227,10 @@ final class ParserLifecycle {
     sim.currentKernel = state.progress().currentKernel();
     sim.latestMetrics = state.progress().latestMetrics();
     sim.logOutcome = state.progress().logOutcome();
+    sim.lastKernelAt =
+        sim.kernelsDone == 0
+            ? state.launchedAt()
+            : kernels.finishedAt(sim.simId, sim.kernelsDone - 1);
     // A finished sim whose log was ended: its parse is over for good.
     sim.finished = state.state().isFinished() && sim.logOutcome != null;
     sim.held = sim.chunksParsed;

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -59,6 +60,7 @@ public final class SimOutput {
   private final ParserLifecycle parsers;
   private final Simulator simulator;
   private final boolean compress;
+  private final Clock clock;
 
   /**
    * Output handling without a GPU config catalog: {@code kernel} events then carry no simulated
@@ -103,7 +105,7 @@ public final class SimOutput {
     this.simulator = Objects.requireNonNull(simulator, "simulator");
     this.database = Objects.requireNonNull(database, "database");
     Objects.requireNonNull(events, "events");
-    Objects.requireNonNull(clock, "clock");
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.chunks = new ChunkRepository(database, clock);
     this.sims = new SimRepository(database, clock);
     this.kernels = new KernelRepository(database);
@@ -112,6 +114,7 @@ public final class SimOutput {
         new ParserLifecycle(
             database,
             sims,
+            kernels,
             events,
             catalog,
             intake,
@@ -133,7 +136,7 @@ public final class SimOutput {
    *     runId}
    */
   public ChunkReceipt accept(String simId, String runId, long seq, byte[] bytes) {
-    return accept(simId, Objects.requireNonNull(runId, "runId"), seq, bytes, true);
+    return accept(simId, Objects.requireNonNull(runId, "runId"), seq, bytes, null, true);
   }
 
   /**
@@ -143,11 +146,20 @@ public final class SimOutput {
    * @throws CascadeException {@code not_found} when the sim does not exist
    */
   public ChunkReceipt accept(String simId, long seq, byte[] bytes) {
-    return accept(simId, null, seq, bytes, false);
+    return accept(simId, null, seq, bytes, null, false);
+  }
+
+  /**
+   * {@link #accept(String, long, byte[])} of a chunk whose last bytes the sim's agent read at
+   * {@code readAt}: the kernels it finishes are timed by that, not by its arrival (a chunk spooled
+   * while the app was away arrives late). Null times them by arrival.
+   */
+  public ChunkReceipt accept(String simId, long seq, byte[] bytes, Instant readAt) {
+    return accept(simId, null, seq, bytes, readAt, false);
   }
 
   private ChunkReceipt accept(
-      String simId, String runId, long seq, byte[] bytes, boolean checkRun) {
+      String simId, String runId, long seq, byte[] bytes, Instant readAt, boolean checkRun) {
     Objects.requireNonNull(simId, "simId");
     Objects.requireNonNull(bytes, "bytes");
     if (seq < 0) {
@@ -178,14 +190,15 @@ public final class SimOutput {
           if (seq == sim.chunksParsed) {
             parsers.ensureParser(sim); // outside the write: a rebuild may read a long log
             if (sim.highestHeld < seq) {
-              ChunkReceipt receipt = parsers.feedThenStore(sim, seq, encoded);
-              return receipt != null ? receipt : accept(simId, runId, seq, bytes, checkRun);
+              ChunkReceipt receipt =
+                  parsers.feedThenStore(sim, seq, encoded, readAt, clock.instant());
+              return receipt != null ? receipt : accept(simId, runId, seq, bytes, readAt, checkRun);
             }
           }
           return parsers.write(
               sim,
               connection -> {
-                boolean stored = intake.store(connection, simId, seq, encoded);
+                boolean stored = intake.store(connection, simId, seq, encoded, readAt);
                 if (stored) {
                   sim.highestHeld = Math.max(sim.highestHeld, seq);
                 } else {
@@ -194,7 +207,9 @@ public final class SimOutput {
                 if (!stored || seq != sim.chunksParsed) {
                   return new ChunkReceipt(stored, sim.chunksParsed); // after a gap: kept for later
                 }
-                return new ChunkReceipt(true, parsers.feedContiguous(connection, sim, bytes));
+                Instant bytesReadAt = readAt != null ? readAt : clock.instant();
+                return new ChunkReceipt(
+                    true, parsers.feedContiguous(connection, sim, bytes, bytesReadAt));
               });
         });
   }

@@ -6,6 +6,8 @@ import dev.cascade.core.spi.FinishedKernel;
 import dev.cascade.core.spi.LogEnd;
 import dev.cascade.core.spi.OutputListener;
 import dev.cascade.core.spi.OutputParser;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +35,14 @@ final class SimParse implements OutputListener {
           // Accel-Sim's simulation speed so far: simulated thread instructions per wall second.
           "gpgpu_simulation_rate");
 
-  /** A kernel finished since the last write, at its position among the sim's kernels. */
-  record Finished(int position, FinishedKernel kernel) {}
+  /** The key of the latest kernel's wall time in {@code latest_metrics}, in seconds. */
+  static final String WALL_TIME_KEY = "wall_time_s";
+
+  /**
+   * A kernel finished since the last write, at its position among the sim's kernels, and when: the
+   * time of the chunk that ended its statistics block ({@link #chunkTime}).
+   */
+  record Finished(int position, FinishedKernel kernel, Instant finishedAt) {}
 
   /** What a {@code sim} event reports: when any of it changes, one is sent. */
   record Progress(int kernelsDone, String currentKernel, String latestMetrics, String logOutcome) {}
@@ -55,6 +63,15 @@ final class SimParse implements OutputListener {
   String currentKernel;
   String latestMetrics;
   String logOutcome;
+
+  /**
+   * When the previous kernel finished (or the sim was launched, before its first kernel): where the
+   * next kernel's wall time counts from; null when not known.
+   */
+  Instant lastKernelAt;
+
+  /** When the bytes being fed were read: the agent's stamp of their chunk, or its arrival. */
+  Instant chunkTime;
 
   /**
    * The log has ended ({@link SimOutput#finish}): chunks are still stored but no longer parsed, and
@@ -88,6 +105,12 @@ final class SimParse implements OutputListener {
 
   SimParse(String simId) {
     this.simId = Objects.requireNonNull(simId, "simId");
+  }
+
+  /** Feeds a chunk whose bytes were read at {@code readAt}. */
+  void feed(byte[] bytes, Instant readAt) {
+    chunkTime = readAt;
+    feed(bytes);
   }
 
   void feed(byte[] bytes) {
@@ -166,7 +189,7 @@ final class SimParse implements OutputListener {
   public void onKernelFinished(FinishedKernel kernel) {
     int position = kernelsSeen++;
     if (!rebuilding) {
-      finishedKernels.add(new Finished(position, kernel));
+      finishedKernels.add(new Finished(position, kernel, chunkTime));
     }
   }
 
@@ -179,9 +202,10 @@ final class SimParse implements OutputListener {
 
   /**
    * A kernel's headline numbers, as {@code latest_metrics} keeps them: its own cycles, instructions
-   * and IPC, then the running totals, occupancy and L2 bandwidth its block printed.
+   * and IPC, then the running totals, occupancy and L2 bandwidth its block printed, and its wall
+   * time when known.
    */
-  static Map<String, Number> headline(FinishedKernel kernel) {
+  static Map<String, Number> headline(FinishedKernel kernel, Duration wallTime) {
     Map<String, Number> metrics = new LinkedHashMap<>();
     metrics.put("cycles", kernel.cycles());
     metrics.put("instructions", kernel.instructions());
@@ -191,6 +215,10 @@ final class SimParse implements OutputListener {
       if (value != null) {
         metrics.put(key, value);
       }
+    }
+    if (wallTime != null) {
+      // Seconds on the wall clock, from the previous kernel's end (or the sim's launch).
+      metrics.put(WALL_TIME_KEY, wallTime.toMillis() / 1000.0);
     }
     return metrics;
   }

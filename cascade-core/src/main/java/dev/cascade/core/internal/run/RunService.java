@@ -15,6 +15,7 @@ import dev.cascade.core.RunEntry;
 import dev.cascade.core.RunOptions;
 import dev.cascade.core.RunPage;
 import dev.cascade.core.RunQuery;
+import dev.cascade.core.RunSpeed;
 import dev.cascade.core.RunState;
 import dev.cascade.core.Runs;
 import dev.cascade.core.Sampling;
@@ -22,6 +23,7 @@ import dev.cascade.core.Sim;
 import dev.cascade.core.SimEvent;
 import dev.cascade.core.SimSchedule;
 import dev.cascade.core.SimState;
+import dev.cascade.core.Trace;
 import dev.cascade.core.internal.Ids;
 import dev.cascade.core.internal.catalog.ConfigVariants;
 import dev.cascade.core.internal.events.EventLog;
@@ -102,7 +104,14 @@ public final class RunService implements Runs {
     this.moves = moves;
     this.launches = launches;
     this.outputs = outputs;
-    this.schedules = new SimSchedules(launches.slots(), sims, runs, clock, moves::successes);
+    this.schedules =
+        new SimSchedules(
+            launches.slots(),
+            sims,
+            runs,
+            clock,
+            moves::successes,
+            traceId -> traces.find(traceId).map(Trace::kernels).orElse(List.of()));
     this.ids = new Ids(clock);
     this.clock = clock;
     this.inputs = new SimInputs(launches.simCommand());
@@ -422,6 +431,12 @@ public final class RunService implements Runs {
   @Override
   public Map<String, SimSchedule> schedule(Run run) {
     return schedules.of(run);
+  }
+
+  @Override
+  public RunSpeed speed(String runId) {
+    Run run = get(runId);
+    return SimSpeeds.of(run, runs.findByTrace(run.traceId(), SimSpeeds.RUNS_READ));
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.Simulator;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -146,11 +147,19 @@ public final class SimReports {
    * false for a chunk already held.
    */
   public boolean putChunk(String simId, long seq, byte[] bytes) {
+    return putChunk(simId, seq, bytes, null);
+  }
+
+  /**
+   * {@link #putChunk(String, long, byte[])} of a chunk whose last bytes the sim's agent read at
+   * {@code readAt} (null: not said, timed by its arrival).
+   */
+  public boolean putChunk(String simId, long seq, byte[] bytes, Instant readAt) {
     if (seq < 0) {
       throw new CascadeException(
           ErrorCode.INVALID, "chunk seq must be 0 or more; got " + seq, "seq");
     }
-    return outputs.accept(simId, seq, bytes).stored();
+    return outputs.accept(simId, seq, bytes, readAt).stored();
   }
 
   /** Whether {@code token} is the one sim {@code simId} was launched with. */

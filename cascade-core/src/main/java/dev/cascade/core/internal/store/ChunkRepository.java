@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -125,8 +126,8 @@ public final class ChunkRepository {
   }
 
   private static final String INSERT =
-      "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size) VALUES (?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (sim_id, seq) DO NOTHING";
+      "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size, read_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sim_id, seq) DO NOTHING";
 
   private static final String SELECT_FORWARD =
       "SELECT seq, bytes, codec, size FROM chunks WHERE sim_id = ? AND seq >= ?"
@@ -173,7 +174,8 @@ public final class ChunkRepository {
             for (int i = 0; i < batch.size(); i++) {
               // One statement at a time: a batch would not say which rows were duplicates.
               Chunk chunk = batch.get(i);
-              inserted.add(insert(insert, chunk.simId(), chunk.seq(), encoded.get(i), receivedAt));
+              inserted.add(
+                  insert(insert, chunk.simId(), chunk.seq(), encoded.get(i), receivedAt, null));
             }
           }
           return List.copyOf(inserted);
@@ -198,13 +200,43 @@ public final class ChunkRepository {
    */
   public boolean insert(Connection connection, String simId, long seq, Encoded chunk)
       throws SQLException {
+    return insert(connection, simId, seq, chunk, null);
+  }
+
+  /**
+   * {@link #insert(Connection, String, long, Encoded)} with when the sim's agent read the chunk's
+   * last bytes ({@code read_at}; null when it did not say).
+   *
+   * @return true when the chunk was new
+   */
+  public boolean insert(
+      Connection connection, String simId, long seq, Encoded chunk, Instant readAt)
+      throws SQLException {
     Objects.requireNonNull(simId, "simId");
     if (seq < 0) {
       throw new IllegalArgumentException(
           "chunk seq counts from 0; got " + seq + " for sim " + simId);
     }
     try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-      return insert(insert, simId, seq, chunk, SqlTimes.text(clock.instant()));
+      return insert(
+          insert, simId, seq, chunk, SqlTimes.text(clock.instant()), SqlTimes.text(readAt));
+    }
+  }
+
+  /**
+   * When chunk {@code seq}'s bytes were read: the agent's stamp ({@code read_at}), else when the
+   * chunk arrived; null when the chunk is not held. Read on the caller's connection.
+   */
+  public Instant readOrReceivedAt(Connection connection, String simId, long seq)
+      throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT coalesce(read_at, received_at) FROM chunks WHERE sim_id = ? AND seq = ?")) {
+      select.setString(1, simId);
+      select.setLong(2, seq);
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? SqlTimes.instant(row.getString(1)) : null;
+      }
     }
   }
 
@@ -215,8 +247,9 @@ public final class ChunkRepository {
   public static void copy(Connection connection, String fromId, String toId) throws SQLException {
     try (PreparedStatement copy =
         connection.prepareStatement(
-            "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size)"
-                + " SELECT ?, seq, bytes, received_at, codec, size FROM chunks WHERE sim_id = ?")) {
+            "INSERT INTO chunks (sim_id, seq, bytes, received_at, codec, size, read_at)"
+                + " SELECT ?, seq, bytes, received_at, codec, size, read_at FROM chunks"
+                + " WHERE sim_id = ?")) {
       copy.setString(1, toId);
       copy.setString(2, fromId);
       copy.executeUpdate();
@@ -224,7 +257,12 @@ public final class ChunkRepository {
   }
 
   private static boolean insert(
-      PreparedStatement insert, String simId, long seq, Encoded chunk, String receivedAt)
+      PreparedStatement insert,
+      String simId,
+      long seq,
+      Encoded chunk,
+      String receivedAt,
+      String readAt)
       throws SQLException {
     insert.setString(1, simId);
     insert.setLong(2, seq);
@@ -236,6 +274,7 @@ public final class ChunkRepository {
     } else {
       insert.setLong(6, chunk.raw().length);
     }
+    insert.setString(7, readAt);
     return insert.executeUpdate() == 1;
   }
 

@@ -14,6 +14,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -68,11 +70,28 @@ public final class KernelRepository {
   public boolean insert(
       Connection connection, String simId, int position, FinishedKernel kernel, byte[] storedStats)
       throws SQLException {
+    return insert(connection, simId, position, kernel, storedStats, null, null);
+  }
+
+  /**
+   * {@link #insert(Connection, String, int, FinishedKernel, byte[])} with when the kernel finished
+   * on the wall clock and how long it took ; either may be null when unknown.
+   */
+  public boolean insert(
+      Connection connection,
+      String simId,
+      int position,
+      FinishedKernel kernel,
+      byte[] storedStats,
+      Instant finishedAt,
+      Duration wallTime)
+      throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
-            "INSERT INTO sim_kernels"
-                + " (sim_id, position, name, uid, instance, cycles, instructions, ipc, stats)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sim_id, position) DO NOTHING")) {
+            "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles,"
+                + " instructions, ipc, stats, finished_at, wall_ms)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (sim_id, position) DO NOTHING")) {
       insert.setString(1, simId);
       insert.setInt(2, position);
       insert.setString(3, kernel.name());
@@ -82,6 +101,12 @@ public final class KernelRepository {
       insert.setLong(7, kernel.instructions());
       insert.setDouble(8, kernel.ipc());
       insert.setBytes(9, storedStats);
+      insert.setString(10, SqlTimes.text(finishedAt));
+      if (wallTime == null) {
+        insert.setNull(11, java.sql.Types.INTEGER);
+      } else {
+        insert.setLong(11, wallTime.toMillis());
+      }
       return insert.executeUpdate() == 1;
     }
   }
@@ -94,8 +119,9 @@ public final class KernelRepository {
     try (PreparedStatement copy =
         connection.prepareStatement(
             "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles, instructions,"
-                + " ipc, stats) SELECT ?, position, name, uid, instance, cycles, instructions,"
-                + " ipc, stats FROM sim_kernels WHERE sim_id = ?")) {
+                + " ipc, stats, finished_at, wall_ms) SELECT ?, position, name, uid, instance,"
+                + " cycles, instructions, ipc, stats, finished_at, wall_ms FROM sim_kernels"
+                + " WHERE sim_id = ?")) {
       copy.setString(1, toId);
       copy.setString(2, fromId);
       copy.executeUpdate();
@@ -157,7 +183,8 @@ public final class KernelRepository {
     try (PreparedStatement copy =
         connection.prepareStatement(
             "INSERT INTO sim_kernels (sim_id, position, name, uid, instance, cycles, instructions,"
-                + " ipc, stats) SELECT ?, ?, name, ?, ?, cycles, instructions, ipc, stats"
+                + " ipc, stats, finished_at, wall_ms) SELECT ?, ?, name, ?, ?, cycles,"
+                + " instructions, ipc, stats, finished_at, wall_ms"
                 + " FROM sim_kernels WHERE sim_id = ? AND position = ?")) {
       for (int i = 0; i < positions.size(); i++) {
         int from = positions.get(i) - 1;
@@ -180,11 +207,13 @@ public final class KernelRepository {
     List<KernelResult> kernels = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT position, name, uid, instance, cycles, instructions, ipc, stats"
-                + " FROM sim_kernels WHERE sim_id = ? ORDER BY position")) {
+            "SELECT position, name, uid, instance, cycles, instructions, ipc, stats,"
+                + " finished_at, wall_ms FROM sim_kernels WHERE sim_id = ? ORDER BY position")) {
       select.setString(1, simId);
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
+          long wallMillis = rows.getLong(10);
+          Duration wallTime = rows.wasNull() ? null : Duration.ofMillis(wallMillis);
           kernels.add(
               new KernelResult(
                   rows.getInt(1),
@@ -194,11 +223,32 @@ public final class KernelRepository {
                   rows.getLong(5),
                   rows.getLong(6),
                   rows.getDouble(7),
-                  statsFromJson(statsJsonBytes(rows, 8))));
+                  statsFromJson(statsJsonBytes(rows, 8)),
+                  SqlTimes.instant(rows.getString(9)),
+                  wallTime));
         }
       }
     }
     return kernels;
+  }
+
+  /**
+   * When the sim's kernel at {@code position} finished on the wall clock; null when it is not
+   * stored or its time is not known (stored before kernels were timed).
+   */
+  public Instant finishedAt(String simId, int position) {
+    return database.read(
+        connection -> {
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT finished_at FROM sim_kernels WHERE sim_id = ? AND position = ?")) {
+            select.setString(1, simId);
+            select.setInt(2, position);
+            try (ResultSet row = select.executeQuery()) {
+              return row.next() ? SqlTimes.instant(row.getString(1)) : null;
+            }
+          }
+        });
   }
 
   /**

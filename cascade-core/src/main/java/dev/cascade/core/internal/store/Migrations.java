@@ -58,7 +58,8 @@ public final class Migrations {
             new Migration(6, resource("db/migration/V6__accelsim_versions.sql")),
             new Migration(7, resource("db/migration/V7__users.sql")),
             new Migration(8, resource("db/migration/V8__compressed_logs.sql")),
-            new Migration(9, resource("db/migration/V9__sim_memory.sql"))));
+            new Migration(9, resource("db/migration/V9__sim_memory.sql")),
+            new Migration(10, resource("db/migration/V10__kernel_wall_time.sql"))));
   }
 
   /** The newest version these migrations reach. */

@@ -345,7 +345,8 @@ public final class SimRepository {
           try (PreparedStatement select =
               connection.prepareStatement(
                   "SELECT run_id, gpu_config, state, chunks_parsed, kernels_done,"
-                      + " current_kernel, latest_metrics, log_outcome FROM sims WHERE id = ?")) {
+                      + " current_kernel, latest_metrics, log_outcome, launched_at FROM sims"
+                      + " WHERE id = ?")) {
             select.setString(1, simId);
             try (ResultSet row = select.executeQuery()) {
               if (!row.next()) {

@@ -88,7 +88,8 @@ final class SimRows {
         row.getString(2),
         SimState.fromWireName(row.getString(3)),
         new ParseProgress(
-            row.getLong(4), row.getInt(5), row.getString(6), row.getString(7), row.getString(8)));
+            row.getLong(4), row.getInt(5), row.getString(6), row.getString(7), row.getString(8)),
+        SqlTimes.instant(row.getString(9)));
   }
 
   /** Binds {@code values} to the statement's parameters in order: text, whole numbers or null. */

@@ -225,6 +225,20 @@ final class OpenApiIT {
         "SimKernels",
         ResultsJson.writeSimKernels(
             JsonSamples.runningSim(), 1980.0, List.of(JsonSamples.kernel())));
+    dev.cascade.core.RunSpeed.Build build =
+        new dev.cascade.core.RunSpeed.Build(
+            "Accel-Sim [build a]", 3, 300.0, 280.0, 320.0, 0.7, "slower");
+    dev.cascade.core.RunSpeed speed =
+        new dev.cascade.core.RunSpeed(
+            "r_1",
+            "demo",
+            List.of(
+                new dev.cascade.core.RunSpeed.Config(
+                    "SM90_H100", null, 2, 210.0, List.of("Accel-Sim [build b]"), List.of(build))));
+    Map<String, Object> speedJson = dev.cascade.core.json.SpeedJson.write(speed);
+    written.put("RunSpeed", speedJson);
+    written.put("ConfigSpeed", firstOf(speedJson, "configs"));
+    written.put("BuildSpeed", firstOf(firstOf(speedJson, "configs"), "earlier"));
     written.put("Spread", ResultsJson.writeSpread(JsonSamples.comparison("k").cycles()));
     written.put("KernelComparison", ResultsJson.writeKernelComparison(config.total()));
     written.put("ConfigResult", ResultsJson.writeConfigResult(config));

@@ -66,6 +66,7 @@ final class RouteRolesIT {
     TABLE.put("POST /api/runs", Access.SUBMITTER);
     TABLE.put("GET /api/runs", Access.VIEWER);
     TABLE.put("GET /api/runs/{id}", Access.VIEWER);
+    TABLE.put("GET /api/runs/{id}/speed", Access.VIEWER);
     TABLE.put("POST /api/runs/{id}/cancel", Access.OWNER);
     TABLE.put("POST /api/runs/{id}/retry", Access.OWNER);
     TABLE.put("POST /api/runs/{id}/rerun", Access.OWNER);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cascade.agent.SimContract;
 import dev.cascade.core.internal.http.ApiServer.Response;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -216,6 +217,39 @@ final class SimEndpointsIT {
     assertThat(huge.status()).isEqualTo(413);
     assertThat(huge.errorCode()).isEqualTo("payload_too_large");
     assertThat(limit.status()).isEqualTo(200);
+  }
+
+  @Test
+  void chunk_withTheAgentsReadAtStamp_timesTheKernelItFinishes() {
+    String block =
+        "launching kernel name: kernel_1 uid: 1\nkernel_name = kernel_1 \nkernel_launch_uid = 1 \n"
+            + "gpu_sim_cycle = 100\ngpu_sim_insn = 400\ngpu_tot_sim_cycle = 100\n"
+            + "gpu_tot_sim_insn = 400\ngpgpu_simulation_rate = 4000 (inst/sec)\n"
+            + "gpgpu_silicon_slowdown = 1000000x\n";
+    String readAt = "1796212800123"; // 2026-12-02T12:00:00.123Z
+
+    Response stored =
+        server.put(
+            "/api/sims/" + simId + "/chunks/0",
+            block.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            "Authorization",
+            "Bearer " + server.simToken(simId),
+            SimContract.CHUNK_READ_AT_HEADER,
+            readAt);
+    Response bad =
+        server.put(
+            "/api/sims/" + simId + "/chunks/1",
+            new byte[] {'x'},
+            "Authorization",
+            "Bearer " + server.simToken(simId),
+            SimContract.CHUNK_READ_AT_HEADER,
+            "yesterday");
+
+    assertThat(stored.status()).isEqualTo(200);
+    JsonNode kernel = server.get("/api/sims/" + simId + "/kernels").json().get("kernels").get(0);
+    assertThat(kernel.get("finished_at").asText()).isEqualTo("2026-12-02T12:00:00.123Z");
+    assertThat(bad.status()).isEqualTo(422);
+    assertThat(bad.errorField()).isEqualTo(SimContract.CHUNK_READ_AT_HEADER);
   }
 
   @Test

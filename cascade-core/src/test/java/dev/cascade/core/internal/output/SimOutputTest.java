@@ -31,6 +31,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -82,6 +83,81 @@ final class SimOutputTest {
 
   // --- chunks and the parse ----------------------------------------------------------------------
 
+  // --- wall time per kernel
+  // -----------------------------------------------------------------------
+
+  @Test
+  void accept_timesKernelsByWhenTheAgentReadTheirChunk_notByTheArrival() {
+    Instant launched = OutputFixtures.T0.minusSeconds(100);
+    sims.recordLaunch(simId, "local", "1", launched);
+    byte[] log =
+        new AccelSimLog()
+            .kernel("k_gemm", 1000, 3000)
+            .kernel("k_softmax", 500, 1000)
+            .kernel("k_norm", 200, 400)
+            .exit()
+            .bytes();
+    int secondBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 2");
+    int thirdBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 3");
+    List<byte[]> pieces = split(log, secondBlock, thirdBlock);
+
+    // Spooled while the app was away: all three arrive at T0, read 88, 58 and 50 s before it.
+    output.accept(simId, 0, pieces.get(0), launched.plusSeconds(12));
+    output.accept(simId, 1, pieces.get(1), launched.plusSeconds(42));
+    output.accept(simId, 2, pieces.get(2), launched.plusSeconds(50));
+
+    assertThat(output.kernels(simId))
+        .extracting(KernelResult::name, KernelResult::finishedAt, KernelResult::wallTime)
+        .containsExactly(
+            tuple("k_gemm", launched.plusSeconds(12), Duration.ofSeconds(12)),
+            tuple("k_softmax", launched.plusSeconds(42), Duration.ofSeconds(30)),
+            tuple("k_norm", launched.plusSeconds(50), Duration.ofSeconds(8)));
+    assertThat(metric(progress(simId), "wall_time_s")).isEqualTo(8.0);
+    assertThat(events())
+        .filteredOn(event -> event.kind() == SimEvent.Kind.KERNEL)
+        .extracting(event -> JSON.readTree(event.data()).get("wall_time_s").asDouble())
+        .containsExactly(12.0, 30.0, 8.0);
+  }
+
+  @Test
+  void accept_chunkAfterAGap_isTimedByItsOwnStamp_andAChunkWithoutOneByItsArrival() {
+    Instant launched = OutputFixtures.T0.minusSeconds(100);
+    sims.recordLaunch(simId, "local", "1", launched);
+    byte[] log =
+        new AccelSimLog().kernel("k_gemm", 1000, 3000).kernel("k_softmax", 500, 1000).bytes();
+    int secondBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 2");
+    List<byte[]> pieces = split(log, secondBlock);
+
+    output.accept(simId, 1, pieces.get(1), launched.plusSeconds(70)); // held after the gap
+    output.accept(simId, 0, pieces.get(0), null); // an agent that sends no stamp: arrival, T0
+
+    assertThat(output.kernels(simId))
+        .extracting(KernelResult::finishedAt, KernelResult::wallTime)
+        .containsExactly(
+            tuple(OutputFixtures.T0, Duration.ofSeconds(100)),
+            // Read before the chunk ahead of it arrived: the agent's clock says 70 s, the app's
+            // arrival of kernel 1 says 100 s, and a wall time is never negative: unknown.
+            tuple(launched.plusSeconds(70), null));
+  }
+
+  @Test
+  void accept_afterARestart_countsTheNextKernelFromTheStoredEndOfThePreviousOne() {
+    Instant launched = OutputFixtures.T0.minusSeconds(100);
+    sims.recordLaunch(simId, "local", "1", launched);
+    byte[] log =
+        new AccelSimLog().kernel("k_gemm", 1000, 3000).kernel("k_softmax", 500, 1000).bytes();
+    int secondBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 2");
+    List<byte[]> pieces = split(log, secondBlock);
+    output.accept(simId, 0, pieces.get(0), launched.plusSeconds(20));
+
+    output = newOutput(); // a restart: the parse is rebuilt from the stored chunks
+    output.accept(simId, 1, pieces.get(1), launched.plusSeconds(65));
+
+    assertThat(output.kernels(simId))
+        .extracting(KernelResult::wallTime)
+        .containsExactly(Duration.ofSeconds(20), Duration.ofSeconds(45));
+  }
+
   @Test
   void accept_parsesChunksInOrder() {
     byte[] log =
@@ -127,7 +203,8 @@ final class SimOutputTest {
             "gpu_tot_ipc",
             "gpu_occupancy",
             "L2_BW",
-            "gpgpu_simulation_rate");
+            "gpgpu_simulation_rate",
+            "wall_time_s");
     assertThat(metric(progress, "gpgpu_simulation_rate"))
         .as("Accel-Sim's speed, thread instructions a second: the inst/sec line, not cycle/sec")
         .isEqualTo(209400);
