@@ -1,10 +1,12 @@
 package dev.cascade.core.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -37,9 +39,14 @@ class SimAgentsTest {
     Process ours = fakeAgent(dir.resolve("mine/work/sims/s1"));
     Process theirs = fakeAgent(dir.resolve("theirs"));
     try {
-      assertThat(SimAgents.runningUnder(dir.resolve("mine")))
-          .extracting(ProcessHandle::pid)
-          .containsExactly(ours.pid());
+      // Until the new processes have exec'd the shell, their command lines are the JDK's helper's.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(SimAgents.runningUnder(dir.resolve("mine")))
+                      .extracting(ProcessHandle::pid)
+                      .containsExactly(ours.pid()));
 
       List<Long> stopped = SimAgents.stopUnder(dir.resolve("mine"));
 
