@@ -1,11 +1,7 @@
 package dev.cascade.agent;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -46,51 +42,16 @@ final class SimulatorMemory {
     while (!toVisit.isEmpty()) {
       long pid = toVisit.removeFirst();
       if (seen.add(pid)) {
-        total += resident(pid);
-        toVisit.addAll(children(pid));
+        total += ProcFiles.residentBytes(proc, pid).orElse(0);
+        toVisit.addAll(ProcFiles.children(proc, pid));
       }
     }
     peak.accumulateAndGet(total, Math::max);
     return total;
   }
 
-  private List<Long> children(long pid) {
-    List<Long> children = new ArrayList<>();
-    try (DirectoryStream<Path> threads =
-        Files.newDirectoryStream(proc.resolve(Long.toString(pid)).resolve("task"))) {
-      for (Path thread : threads) {
-        try {
-          for (String child : Files.readString(thread.resolve("children")).trim().split("\\s+")) {
-            if (!child.isEmpty()) {
-              children.add(Long.parseLong(child));
-            }
-          }
-        } catch (IOException | NumberFormatException e) {
-          // the thread ended meanwhile
-        }
-      }
-    } catch (IOException e) {
-      // the process ended meanwhile
-    }
-    return children;
-  }
-
   /** The largest of the samples so far, in bytes; 0 before the first. */
   long peakBytes() {
     return peak.get();
-  }
-
-  /** {@code VmRSS} of one process in bytes; 0 when it is gone or has none (a zombie). */
-  private long resident(long pid) {
-    try {
-      for (String line : Files.readAllLines(proc.resolve(Long.toString(pid)).resolve("status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.substring(6).trim().split("\\s+")[0]) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // ended while sampled
-    }
-    return 0;
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cascade.core.internal.Engine;
 import dev.cascade.core.internal.run.Heartbeat;
+import dev.cascade.core.testkit.TestEngines;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,25 +36,13 @@ final class RunScheduleReadTest {
     RecordingLauncher launcher = new RecordingLauncher();
     launcher.slots = OptionalInt.of(2);
     engine =
-        Engine.open(
-            CascadeSettings.builder()
-                .dataDir(dataDir)
-                .launcher(launcher)
-                .catalog(GpuConfigCatalog.builtIn())
+        TestEngines.start(
+            TestEngines.settings(dataDir, launcher)
                 .clock(clock)
-                .monitorInterval(Duration.ZERO)
-                .uploadQuietPeriod(Duration.ofMillis(100))
-                .traceRescanInterval(Duration.ofMillis(100))
-                .finishedStopDelay(Duration.ZERO)
                 .simCommand(List.of("simulate"))
-                .mainUrl("http://127.0.0.1:9999")
-                .settings());
-    engine.startLaunching("http://127.0.0.1:9999");
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                engine.traces().find("demo").map(t -> t.state() == TraceState.READY).orElse(false));
+                .settings(),
+            "demo",
+            WAIT);
   }
 
   @AfterEach

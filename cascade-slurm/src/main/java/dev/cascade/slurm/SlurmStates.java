@@ -91,55 +91,28 @@ final class SlurmStates {
   }
 
   /**
-   * Reads lines of {@code JobID|State|ExitCode|ReqMem|MaxRSS}, as {@code sacct -P} prints them for
-   * tasks and their steps, into the tasks Slurm killed for their memory: a step ended by signal 9
-   * whose {@code MaxRSS} is above the task's {@code ReqMem}. Clusters that enforce {@code --mem}
-   * through Slurm's own sampling ({@code JobAcctGatherParams=OverMemoryKill}, no memory cgroup)
-   * record such a task as {@code FAILED}, not {@code OUT_OF_MEMORY}. By task ref: the memory asked
-   * for and the peak seen, in bytes.
+   * A task as accounting has it, from {@code sacct -P -o JobID,State,ExitCode,ReqMem,MaxRSS} lines
+   * of the task and its steps ({@code 14_0}, {@code 14_0.batch}, ...).
+   *
+   * @param state the task's state; empty when only its steps were listed
+   * @param exitCode the task's {@code code:signal}; empty likewise
+   * @param askedBytes its {@code ReqMem} in bytes; -1 when not given
+   * @param peakBytes the largest {@code MaxRSS} of its steps; -1 before any step has one
+   * @param killedPeakBytes the largest {@code MaxRSS} of its steps ended by signal 9; -1 for none
    */
-  static Map<String, OverMemory> overMemory(String output) {
-    Map<String, Long> asked = new HashMap<>();
-    Map<String, Long> killedAt = new HashMap<>();
-    for (String line : output.split("\n")) {
-      String[] fields = line.strip().split("\\|", -1);
-      if (fields.length < 5 || fields[0].isEmpty()) {
-        continue;
-      }
-      int dot = fields[0].indexOf('.');
-      if (dot < 0) {
-        // "100M", or "100Mn" / "100Mc" (per node / per CPU) from older Slurm: the smaller counts.
-        long bytes = size(fields[3].strip().replaceAll("[nc]$", ""));
-        if (bytes > 0) {
-          asked.put(fields[0], bytes);
-        }
-      } else if (fields[2].strip().endsWith(":9") && !fields[4].isBlank()) {
-        long rss = size(fields[4].strip());
-        if (rss > 0) {
-          killedAt.merge(fields[0].substring(0, dot), rss, Math::max);
-        }
-      }
+  record AccountedTask(
+      String state, String exitCode, long askedBytes, long peakBytes, long killedPeakBytes) {
+
+    boolean killedBySignal9() {
+      return exitCode.endsWith(":9");
     }
-    Map<String, OverMemory> over = new HashMap<>();
-    killedAt.forEach(
-        (ref, rss) -> {
-          Long limit = asked.get(ref);
-          if (limit != null && rss > limit) {
-            over.put(ref, new OverMemory(limit, rss));
-          }
-        });
-    return over;
   }
 
-  /**
-   * Of the same lines as {@link #overMemory}, the tasks among {@code ended} whose end accounting
-   * cannot explain yet: it has no record of the task, still has it queued or running, or has it
-   * ended by signal 9 with no step's {@code MaxRSS}. Accounting gets a task's end and its steps'
-   * records a moment after {@code squeue} shows the end.
-   */
-  static Set<String> notYetAccounted(String output, Collection<String> ended) {
+  /** The tasks of {@code sacct} lines, by task ref. */
+  static Map<String, AccountedTask> accounted(String output) {
     Map<String, String[]> tasks = new HashMap<>();
-    Set<String> withPeak = new HashSet<>();
+    Map<String, Long> peaks = new HashMap<>();
+    Map<String, Long> killedPeaks = new HashMap<>();
     for (String line : output.split("\n")) {
       String[] fields = line.strip().split("\\|", -1);
       if (fields.length < 5 || fields[0].isEmpty()) {
@@ -148,19 +121,70 @@ final class SlurmStates {
       int dot = fields[0].indexOf('.');
       if (dot < 0) {
         tasks.put(fields[0], fields);
-      } else if (size(fields[4].strip()) > 0) {
-        withPeak.add(fields[0].substring(0, dot));
+        continue;
+      }
+      String ref = fields[0].substring(0, dot);
+      long rss = size(fields[4].strip());
+      if (rss > 0) {
+        peaks.merge(ref, rss, Math::max);
+        if (fields[2].strip().endsWith(":9")) {
+          killedPeaks.merge(ref, rss, Math::max);
+        }
       }
     }
+    Set<String> refs = new HashSet<>(tasks.keySet());
+    refs.addAll(peaks.keySet());
+    Map<String, AccountedTask> accounted = new HashMap<>();
+    for (String ref : refs) {
+      String[] task = tasks.get(ref);
+      accounted.put(
+          ref,
+          new AccountedTask(
+              task == null ? "" : task[1].strip().split("\\s+")[0],
+              task == null ? "" : task[2].strip(),
+              // "100M", or "100Mn" / "100Mc" (per node / per CPU) from older Slurm: the smaller.
+              task == null ? -1 : size(task[3].strip().replaceAll("[nc]$", "")),
+              peaks.getOrDefault(ref, -1L),
+              killedPeaks.getOrDefault(ref, -1L)));
+    }
+    return accounted;
+  }
+
+  /**
+   * The tasks of {@code sacct} lines ({@link #accounted}) that Slurm killed for their memory: a
+   * step ended by signal 9 whose {@code MaxRSS} is above the task's {@code ReqMem}. Clusters that
+   * enforce {@code --mem} through Slurm's own sampling ({@code JobAcctGatherParams=OverMemoryKill},
+   * no memory cgroup) record such a task as {@code FAILED}, not {@code OUT_OF_MEMORY}. By task ref:
+   * the memory asked for and the peak seen, in bytes.
+   */
+  static Map<String, OverMemory> overMemory(String output) {
+    Map<String, OverMemory> over = new HashMap<>();
+    accounted(output)
+        .forEach(
+            (ref, task) -> {
+              if (task.askedBytes() > 0 && task.killedPeakBytes() > task.askedBytes()) {
+                over.put(ref, new OverMemory(task.askedBytes(), task.killedPeakBytes()));
+              }
+            });
+    return over;
+  }
+
+  /**
+   * Of the same lines, the tasks among {@code ended} whose end accounting cannot explain yet: it
+   * has no record of the task, still has it queued or running, or has it ended by signal 9 with no
+   * step's {@code MaxRSS}. Accounting gets a task's end and its steps' records a moment after
+   * {@code squeue} shows the end.
+   */
+  static Set<String> notYetAccounted(String output, Collection<String> ended) {
+    Map<String, AccountedTask> accounted = accounted(output);
     Set<String> waiting = new HashSet<>();
     for (String ref : ended) {
-      String[] task = tasks.get(ref);
-      String state = task == null ? "" : task[1].strip().split("\\s+")[0];
-      boolean killedBySignal = task != null && task[2].strip().endsWith(":9");
+      AccountedTask task = accounted.get(ref);
       if (task == null
-          || QUEUED.contains(state)
-          || RUNNING.contains(state)
-          || (killedBySignal && !withPeak.contains(ref))) {
+          || task.state().isEmpty()
+          || QUEUED.contains(task.state())
+          || RUNNING.contains(task.state())
+          || (task.killedBySignal9() && task.peakBytes() <= 0)) {
         waiting.add(ref);
       }
     }

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.run;
 
+import dev.cascade.agent.ProcFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,34 +159,11 @@ public final class ProcMemory {
   }
 
   private OptionalLong resident(long pid) {
-    try {
-      OptionalLong rss =
-          kibibytes(Files.readString(proc.resolve(Long.toString(pid)).resolve("status")), "VmRSS:");
-      return rss.isPresent() ? rss : OptionalLong.of(0); // a zombie or kernel thread: no VmRSS
-    } catch (IOException e) {
-      return OptionalLong.empty();
-    }
+    return ProcFiles.residentBytes(proc, pid);
   }
 
   private Set<Long> children(long pid) {
-    Set<Long> children = new HashSet<>();
-    Path tasks = proc.resolve(Long.toString(pid)).resolve("task");
-    try (var threads = Files.newDirectoryStream(tasks)) {
-      for (Path thread : threads) {
-        try {
-          for (String child : Files.readString(thread.resolve("children")).trim().split("\\s+")) {
-            if (!child.isEmpty()) {
-              children.add(Long.parseLong(child));
-            }
-          }
-        } catch (IOException | NumberFormatException e) {
-          // the thread ended, or the kernel has no children file: nothing to add
-        }
-      }
-    } catch (IOException e) {
-      // the process ended
-    }
-    return children;
+    return ProcFiles.children(proc, pid);
   }
 
   private OptionalLong meminfo(String key) {
