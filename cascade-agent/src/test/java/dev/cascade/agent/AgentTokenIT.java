@@ -95,35 +95,11 @@ final class AgentTokenIT {
     assertThat(output).doesNotContain("token-1").doesNotContain(SimContract.SIM_TOKEN);
   }
 
-  @Test
-  void tokenInTheEnvironmentAlone_isNotRead_andSaysSo() throws Exception {
-    app = FakeApp.start();
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                List.of(
-                    java.toString(),
-                    "-cp",
-                    SimAgentMain.classPath(),
-                    SimAgentMain.class.getName(),
-                    "--",
-                    "true"))
-            .redirectErrorStream(true);
-    builder.environment().put(SimContract.SIM_TOKEN, "token-1");
-    builder.environment().put(SimContract.MAIN_URL, app.url().toString());
-    builder.environment().put(SimContract.SIM_ID, "s_test");
-    agent = builder.start();
-    agent.getOutputStream().close();
-    String printed = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-
-    assertThat(agent.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(agent.exitValue()).isEqualTo(AgentExit.USAGE);
-    assertThat(printed).contains("CASCADE_SIM_TOKEN in the environment is not read");
-    assertThat(app.sim().heartbeats).isEmpty();
-  }
-
-  @Test
-  void noTokenAnywhere_isAUsageErrorSayingWhereItComesFrom() throws Exception {
+  /**
+   * Runs the agent with an empty standard input and {@code token} (null for none) as {@code
+   * CASCADE_SIM_TOKEN}; returns what it printed, once it exited with a usage error.
+   */
+  private String agentWithoutStdinToken(String token) throws Exception {
     app = FakeApp.start();
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder builder =
@@ -137,6 +113,9 @@ final class AgentTokenIT {
                     "true"))
             .redirectErrorStream(true);
     builder.environment().remove(SimContract.SIM_TOKEN);
+    if (token != null) {
+      builder.environment().put(SimContract.SIM_TOKEN, token);
+    }
     builder.environment().put(SimContract.MAIN_URL, app.url().toString());
     builder.environment().put(SimContract.SIM_ID, "s_test");
     agent = builder.start();
@@ -144,7 +123,21 @@ final class AgentTokenIT {
     String printed = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
     assertThat(agent.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(agent.exitValue()).isEqualTo(AgentExit.USAGE);
-    assertThat(printed).contains("no token: the app writes it as the first line");
+    assertThat(agent.exitValue()).as(printed).isEqualTo(AgentExit.USAGE);
+    return printed;
+  }
+
+  @Test
+  void tokenInTheEnvironmentAlone_isNotRead_andSaysSo() throws Exception {
+    String printed = agentWithoutStdinToken("token-1");
+
+    assertThat(printed).contains("CASCADE_SIM_TOKEN in the environment is not read");
+    assertThat(app.sim().heartbeats).isEmpty();
+  }
+
+  @Test
+  void noTokenAnywhere_isAUsageErrorSayingWhereItComesFrom() throws Exception {
+    assertThat(agentWithoutStdinToken(null))
+        .contains("no token: the app writes it as the first line");
   }
 }
