@@ -172,6 +172,16 @@ final class HostileSimIT {
         .doesNotContain(USER_TOKEN);
     assertThat(get(url + "/api/runs", null).statusCode()).isEqualTo(401);
     assertThat(get(url + "/api/runs", USER_TOKEN).statusCode()).isEqualTo(200);
+    // A fresh data dir's demo trace is processed after the server answers: runs wait for it.
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                new ObjectMapper()
+                    .readTree(get(url + "/api/traces/demo", USER_TOKEN).body())
+                    .path("state")
+                    .asText()
+                    .equals("ready"));
 
     HttpResponse<String> created =
         http.send(
