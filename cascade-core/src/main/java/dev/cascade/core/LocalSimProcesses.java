@@ -77,19 +77,17 @@ final class LocalSimProcesses {
           || !parentStat.get().leadsItsGroup()) {
         break;
       }
-      Optional<String> parentSim = simIdOf(parent);
-      if (parentSim.isPresent()) {
-        if (!parentSim.get().equals(simId)) {
-          break;
-        }
+      Optional<String> environ = environ(parent);
+      if (environ.isEmpty()) {
+        // Unreadable: an undumpable agent. An orphaned simulator's parent is init (kept out
+        // above) or the user's own subreaper, which is readable.
         top = parentStat.get();
-      } else {
-        // An orphaned simulator's parent is init (kept out above) or the user's own subreaper.
-        if (!environReadable(parent)) {
-          top = parentStat.get();
-        }
         break;
       }
+      if (simIdIn(environ.get()).filter(simId::equals).isEmpty()) {
+        break;
+      }
+      top = parentStat.get();
     }
     return top.pid();
   }
@@ -113,27 +111,26 @@ final class LocalSimProcesses {
     }
   }
 
-  private static boolean environReadable(Path entry) {
+  /** {@code /proc/PID/environ}; empty when it is gone or not ours to read. */
+  private static Optional<String> environ(Path entry) {
     try {
-      Files.readAllBytes(entry.resolve("environ"));
-      return true;
+      return Optional.of(
+          new String(Files.readAllBytes(entry.resolve("environ")), StandardCharsets.UTF_8));
     } catch (IOException e) {
-      return false;
+      return Optional.empty();
     }
   }
 
   private static Optional<String> simIdOf(Path entry) {
-    try {
-      String environ =
-          new String(Files.readAllBytes(entry.resolve("environ")), StandardCharsets.UTF_8);
-      String prefix = SimContract.SIM_ID + "=";
-      for (String variable : environ.split("\0")) {
-        if (variable.startsWith(prefix)) {
-          return Optional.of(variable.substring(prefix.length()));
-        }
+    return environ(entry).flatMap(LocalSimProcesses::simIdIn);
+  }
+
+  private static Optional<String> simIdIn(String environ) {
+    String prefix = SimContract.SIM_ID + "=";
+    for (String variable : environ.split("\0")) {
+      if (variable.startsWith(prefix)) {
+        return Optional.of(variable.substring(prefix.length()));
       }
-    } catch (IOException e) {
-      // gone meanwhile, or not ours to read
     }
     return Optional.empty();
   }

@@ -379,6 +379,8 @@ public final class SlurmLauncher implements Launcher {
                 found.get(ref).detail()
                     + "; waiting for Slurm's accounting to say whether it was killed for its"
                     + " memory"));
+      } else {
+        awaitingAccounting.remove(ref); // waited long enough: the end stands as Slurm gave it
       }
     }
     SlurmStates.overMemory(accounted)

@@ -1,5 +1,6 @@
 package dev.cascade.core.internal.run;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.cascade.core.CascadeException;
 import dev.cascade.core.ErrorCode;
 import dev.cascade.core.FailureClass;
@@ -10,10 +11,10 @@ import dev.cascade.core.internal.store.Outcome;
 import dev.cascade.core.internal.store.SimRepository;
 import dev.cascade.core.spi.Simulator;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +39,12 @@ public final class SimReports {
 
   private final Simulator simulator;
 
-  /** The peak each running sim's agent reported, as last stored: written again once it grows. */
-  private final Map<String, Long> agentPeaks = new ConcurrentHashMap<>();
+  /**
+   * The peak each running sim's agent reported, as last stored: written again once it grows. A sim
+   * that ends without its final heartbeat (killed, lost) is forgotten once it stops reporting.
+   */
+  private final Map<String, Long> agentPeaks =
+      Caffeine.newBuilder().expireAfterAccess(Duration.ofMinutes(10)).<String, Long>build().asMap();
 
   public SimReports(
       Database database,

@@ -119,14 +119,18 @@ final class SimOutputTest {
         .containsExactly(12.0, 30.0, 8.0);
   }
 
+  /** A two-kernel log cut where the second kernel's block starts: a chunk per kernel. */
+  private static List<byte[]> twoKernelsInTwoChunks() {
+    byte[] log =
+        new AccelSimLog().kernel("k_gemm", 1000, 3000).kernel("k_softmax", 500, 1000).bytes();
+    return split(log, new String(log, UTF_8).indexOf("Destroy streams for kernel 2"));
+  }
+
   @Test
   void accept_chunkAfterAGap_isTimedByItsOwnStamp_andAChunkWithoutOneByItsArrival() {
     Instant launched = OutputFixtures.T0.minusSeconds(100);
     sims.recordLaunch(simId, "local", "1", launched);
-    byte[] log =
-        new AccelSimLog().kernel("k_gemm", 1000, 3000).kernel("k_softmax", 500, 1000).bytes();
-    int secondBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 2");
-    List<byte[]> pieces = split(log, secondBlock);
+    List<byte[]> pieces = twoKernelsInTwoChunks();
 
     output.accept(simId, 1, pieces.get(1), launched.plusSeconds(70)); // held after the gap
     output.accept(simId, 0, pieces.get(0), null); // an agent that sends no stamp: arrival, T0
@@ -144,10 +148,7 @@ final class SimOutputTest {
   void accept_afterARestart_countsTheNextKernelFromTheStoredEndOfThePreviousOne() {
     Instant launched = OutputFixtures.T0.minusSeconds(100);
     sims.recordLaunch(simId, "local", "1", launched);
-    byte[] log =
-        new AccelSimLog().kernel("k_gemm", 1000, 3000).kernel("k_softmax", 500, 1000).bytes();
-    int secondBlock = new String(log, UTF_8).indexOf("Destroy streams for kernel 2");
-    List<byte[]> pieces = split(log, secondBlock);
+    List<byte[]> pieces = twoKernelsInTwoChunks();
     output.accept(simId, 0, pieces.get(0), launched.plusSeconds(20));
 
     output = newOutput(); // a restart: the parse is rebuilt from the stored chunks
